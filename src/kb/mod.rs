@@ -1,0 +1,1 @@
+//! Loading knowledge-base files into an Oxigraph store.

@@ -1,0 +1,9 @@
+//! oxilearn: learn OWL class expressions directly over Linked Data.
+//!
+//! Layers (arrows point down only): `cli` → learners → `oracle` (membership oracle over an
+//! embedded Oxigraph store or a SPARQL endpoint) → `concept` (the class-expression language).
+
+pub mod concept;
+pub mod kb;
+pub mod oracle;
+pub mod problem;

@@ -1,0 +1,1 @@
+//! The membership oracle.

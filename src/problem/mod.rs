@@ -1,0 +1,1 @@
+//! Learning problems and their file formats.
