@@ -59,7 +59,10 @@ fn positive(c: &Concept) -> Concept {
         },
         Concept::Max { n: 0, role, filler } | Concept::Exactly { n: 0, role, filler } => {
             // ≤0 r.C = =0 r.C = ∀r.¬C (and ∀r.¬⊥ = ⊤).
-            positive(&Concept::only(role.clone(), Concept::not((**filler).clone())))
+            positive(&Concept::only(
+                role.clone(),
+                Concept::not((**filler).clone()),
+            ))
         }
         Concept::Max { n, role, filler } | Concept::Exactly { n, role, filler } => {
             match (c, positive(filler)) {
@@ -107,15 +110,13 @@ fn negative(c: &Concept) -> Concept {
         Concept::Exactly { n: 0, role, filler } => {
             positive(&Concept::min(1, role.clone(), (**filler).clone()))
         }
-        Concept::Exactly { n, role, filler } => {
-            match n.checked_add(1) {
-                Some(m) => positive(&Concept::Or(vec![
-                    Concept::max(n - 1, role.clone(), (**filler).clone()),
-                    Concept::min(m, role.clone(), (**filler).clone()),
-                ])),
-                None => complement_of_atom(positive(c)),
-            }
-        }
+        Concept::Exactly { n, role, filler } => match n.checked_add(1) {
+            Some(m) => positive(&Concept::Or(vec![
+                Concept::max(n - 1, role.clone(), (**filler).clone()),
+                Concept::min(m, role.clone(), (**filler).clone()),
+            ])),
+            None => complement_of_atom(positive(c)),
+        },
         Concept::Top
         | Concept::Bottom
         | Concept::Class(_)
