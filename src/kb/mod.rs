@@ -1,1 +1,21 @@
 //! Loading knowledge-base files into an Oxigraph store.
+//!
+//! Real KB files are messy: gzipped, mislabelled, in Latin-1, full of DTD entities, or in
+//! an OWL-only syntax. [`load_file`] takes care of all of that and reports what it guessed,
+//! so the learners above only ever see a populated [`oxigraph::store::Store`].
+
+mod bench;
+mod census;
+mod decode;
+mod entities;
+mod error;
+mod format;
+mod load;
+mod owl;
+mod rdf;
+mod sniff;
+
+pub use bench::measure_load;
+pub use error::LoadError;
+pub use format::{KbFormat, UnknownFormatName};
+pub use load::{LoadReport, load_file, load_file_into_graph, load_files};
