@@ -17,7 +17,7 @@ mod dl;
 mod manchester;
 
 use super::lexical::{bare_number, quote};
-use super::model::{Concept, Iri, Literal, vocab};
+use super::model::{Concept, Iri, Literal, Number, vocab};
 use super::vocabulary::{EntityKind, Vocabulary, full_name};
 
 /// Manchester syntax with names shortened by `vocab`.
@@ -83,6 +83,17 @@ fn operand_level(parent_is_and: bool) -> Level {
         Level::Unary
     } else {
         Level::And
+    }
+}
+
+/// A facet bound. Plain decimal notation unless that gets long (`1e-300` has 300 digits);
+/// both forms are shortest round-trip representations, so the value reads back exactly.
+fn number(n: Number) -> String {
+    let plain = n.to_string();
+    if plain.len() <= 24 {
+        plain
+    } else {
+        format!("{:e}", n.get())
     }
 }
 

@@ -297,6 +297,8 @@ impl Concept {
         Concept::Class(iri.into())
     }
 
+    /// `¬c`. Named like `std::ops::Not::not` on purpose: `Concept::not(c)` reads as the DL.
+    #[allow(clippy::should_implement_trait)]
     pub fn not(c: Concept) -> Self {
         Concept::Not(Box::new(c))
     }

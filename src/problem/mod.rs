@@ -1,1 +1,80 @@
 //! Learning problems and their file formats.
+//!
+//! Every format (Ontolearn JSON, list JSON, DL-Learner `.conf`, SML-Bench directories) is
+//! read into the same [`LearningProblem`], with examples as full IRI strings, so nothing
+//! downstream cares where a problem came from.
+
+mod conf;
+mod conf_syntax;
+mod error;
+mod examples;
+mod json;
+mod select;
+mod sml;
+
+use std::path::{Path, PathBuf};
+
+pub use error::ProblemError;
+pub use select::{check_examples, select};
+
+/// A set of positive and negative examples to separate, as full IRIs.
+///
+/// Duplicates are removed (first occurrence kept); no IRI is on both sides.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct LearningProblem {
+    pub name: String,
+    pub positives: Vec<String>,
+    pub negatives: Vec<String>,
+    /// The concept that generated the examples (list JSON `concept`), or the class of a
+    /// DL-Learner `ClassLearningProblem` (whose example lists are then empty).
+    pub target: Option<String>,
+    /// The KB named by a `.conf` file's `ks.fileName`, relative to the `.conf` file.
+    pub kb_file: Option<PathBuf>,
+}
+
+/// Reads all problems of `path`.
+///
+/// A directory is SML-Bench layout; a `pos.txt`/`neg.txt` file stands for its directory;
+/// `.json` is JSON and `.conf` is DL-Learner; any other file is JSON when it starts with
+/// `{` or `[`, else `.conf`. A single-problem file's problem is named after the file stem.
+pub fn load_problems(path: &Path) -> Result<Vec<LearningProblem>, ProblemError> {
+    if path.is_dir() {
+        return sml::load_dir(path);
+    }
+    let file_name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+    if matches!(file_name.as_deref(), Some("pos.txt" | "neg.txt")) {
+        let dir = path.parent().unwrap_or(Path::new("."));
+        return Ok(vec![sml::load_one(dir)?]);
+    }
+    let bytes = std::fs::read(path).map_err(|cause| ProblemError::Io {
+        path: path.to_owned(),
+        cause,
+    })?;
+    let text = String::from_utf8(bytes).map_err(|e| ProblemError::Syntax {
+        path: path.to_owned(),
+        line: None,
+        message: format!(
+            "not UTF-8 text (byte offset {})",
+            e.utf8_error().valid_up_to()
+        ),
+    })?;
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    let stem = path.file_stem().map_or_else(
+        || "problem".to_owned(),
+        |s| s.to_string_lossy().into_owned(),
+    );
+    let ext = path
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase());
+    let is_json = match ext.as_deref() {
+        Some("json") => true,
+        Some("conf") => false,
+        _ => text.trim_start().starts_with(['{', '[']),
+    };
+    if is_json {
+        json::parse(path, text, &stem)
+    } else {
+        Ok(vec![conf::load(path, text, &stem)?])
+    }
+}

@@ -1,6 +1,6 @@
 //! The DL printer (Unicode symbols).
 
-use super::{Level, Namer, level, literal, operand_level};
+use super::{Level, Namer, level, literal, number, operand_level};
 use crate::concept::model::{Bound, Concept, DataRange, Iri, Role};
 use crate::concept::vocabulary::EntityKind;
 
@@ -107,8 +107,20 @@ fn role(r: &Role, names: &dyn Namer) -> String {
 }
 
 fn facets(min: &Option<Bound>, max: &Option<Bound>) -> String {
-    let lower = min.map(|b| format!("{} {}", if b.inclusive { "≥" } else { ">" }, b.value));
-    let upper = max.map(|b| format!("{} {}", if b.inclusive { "≤" } else { "<" }, b.value));
+    let lower = min.map(|b| {
+        format!(
+            "{} {}",
+            if b.inclusive { "≥" } else { ">" },
+            number(b.value)
+        )
+    });
+    let upper = max.map(|b| {
+        format!(
+            "{} {}",
+            if b.inclusive { "≤" } else { "<" },
+            number(b.value)
+        )
+    });
     [lower, upper]
         .into_iter()
         .flatten()

@@ -1,6 +1,6 @@
 //! The Manchester printer.
 
-use super::{Level, Namer, level, literal, operand_level};
+use super::{Level, Namer, level, literal, number, operand_level};
 use crate::concept::model::{Bound, Concept, DataRange, Iri, Role};
 use crate::concept::vocabulary::EntityKind;
 
@@ -97,8 +97,20 @@ fn role(r: &Role, names: &dyn Namer) -> String {
 }
 
 fn facets(min: &Option<Bound>, max: &Option<Bound>) -> String {
-    let lower = min.map(|b| format!("{} {}", if b.inclusive { ">=" } else { ">" }, b.value));
-    let upper = max.map(|b| format!("{} {}", if b.inclusive { "<=" } else { "<" }, b.value));
+    let lower = min.map(|b| {
+        format!(
+            "{} {}",
+            if b.inclusive { ">=" } else { ">" },
+            number(b.value)
+        )
+    });
+    let upper = max.map(|b| {
+        format!(
+            "{} {}",
+            if b.inclusive { "<=" } else { "<" },
+            number(b.value)
+        )
+    });
     [lower, upper]
         .into_iter()
         .flatten()

@@ -111,7 +111,7 @@ fn is_delimiter(c: char) -> bool {
 }
 
 fn is_word_char(c: char, syntax: Syntax) -> bool {
-    !is_delimiter(c) && !(syntax == Syntax::Dl && c == '.')
+    !(is_delimiter(c) || (syntax == Syntax::Dl && c == '.'))
 }
 
 /// Splits `text` into tokens, ending with [`Tok::Eof`].

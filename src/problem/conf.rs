@@ -1,0 +1,178 @@
+//! DL-Learner `.conf` files: the examples of the learning-problem component, prefixes to
+//! expand them, and `ks.fileName` for the knowledge base. Other settings are ignored,
+//! including the graded `fuzzyEx` of fuzzy problems (their crisp example sets are read).
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use super::conf_syntax::{ConfValue, parse};
+use super::examples::{build, normalize_iri};
+use super::{LearningProblem, ProblemError};
+
+/// Prefixes DL-Learner knows without a `prefixes` declaration.
+const DEFAULT_PREFIXES: [(&str, &str); 4] = [
+    ("rdf", "http://www.w3.org/1999/02/22-rdf-syntax-ns#"),
+    ("rdfs", "http://www.w3.org/2000/01/rdf-schema#"),
+    ("owl", "http://www.w3.org/2002/07/owl#"),
+    ("xsd", "http://www.w3.org/2001/XMLSchema#"),
+];
+
+/// IRI schemes that must not be mistaken for prefixes.
+const SCHEMES: [&str; 7] = ["http", "https", "urn", "file", "ftp", "mailto", "tag"];
+
+/// The one problem of a `.conf` file, named after the file stem.
+pub(crate) fn load(path: &Path, text: &str, name: &str) -> Result<LearningProblem, ProblemError> {
+    let statements = parse(path, text)?;
+    let syntax = |line: usize, message: String| ProblemError::Syntax {
+        path: path.to_owned(),
+        line: Some(line),
+        message,
+    };
+    let mut prefixes: HashMap<String, String> = DEFAULT_PREFIXES
+        .iter()
+        .map(|(p, i)| ((*p).to_owned(), (*i).to_owned()))
+        .collect();
+    let mut by_key: HashMap<&str, &ConfValue> = HashMap::new();
+    for (key, value) in &statements {
+        if key == "prefixes" {
+            read_prefixes(value, &mut prefixes).map_err(|m| syntax(value.line(), m))?;
+        }
+        // A later assignment overrides an earlier one, as in DL-Learner.
+        by_key.insert(key.as_str(), value);
+    }
+
+    // The learning-problem component is usually `lp`, but any name may be used.
+    let component = ["lp", "problem"]
+        .into_iter()
+        .find(|c| by_key.contains_key(format!("{c}.positiveExamples").as_str()))
+        .map(str::to_owned)
+        .or_else(|| {
+            statements
+                .iter()
+                .find_map(|(k, _)| k.strip_suffix(".positiveExamples").map(str::to_owned))
+        });
+    let kb_file = match by_key.get("ks.fileName") {
+        Some(ConfValue::Str(f, _)) => Some(path.parent().unwrap_or(Path::new("")).join(f)),
+        Some(other) => {
+            return Err(syntax(
+                other.line(),
+                format!("ks.fileName must be a string, found {}", other.describe()),
+            ));
+        }
+        None => None,
+    };
+
+    let Some(component) = component else {
+        if let Some((k, v)) = statements
+            .iter()
+            .find(|(k, _)| k.ends_with(".classToDescribe"))
+        {
+            let ConfValue::Str(class, _) = v else {
+                return Err(syntax(v.line(), format!("{k} must be a string")));
+            };
+            let class = expand(class, &prefixes).map_err(|m| syntax(v.line(), m))?;
+            return build(
+                path,
+                name.to_owned(),
+                Vec::new(),
+                Vec::new(),
+                Some(class),
+                kb_file,
+            );
+        }
+        let reason = if statements.iter().any(|(k, _)| k.ends_with(".fuzzyEx")) {
+            "fuzzy learning problems (graded examples in fuzzyEx) are not supported".to_owned()
+        } else {
+            "no lp.positiveExamples (nor lp.classToDescribe) found".to_owned()
+        };
+        return Err(ProblemError::Unsupported {
+            path: path.to_owned(),
+            reason,
+        });
+    };
+
+    let examples = |key: String| -> Result<Vec<String>, ProblemError> {
+        let Some(value) = by_key.get(key.as_str()) else {
+            return Ok(Vec::new());
+        };
+        let (ConfValue::Set(items, _) | ConfValue::List(items, _)) = value else {
+            return Err(syntax(
+                value.line(),
+                format!(
+                    "{key} must be a {{set}} of IRI strings, found {}",
+                    value.describe()
+                ),
+            ));
+        };
+        items
+            .iter()
+            .map(|item| match item {
+                ConfValue::Str(s, line) => expand(s, &prefixes)
+                    .and_then(|iri| normalize_iri(&iri))
+                    .map_err(|m| syntax(*line, format!("in {key}: {m}"))),
+                other => Err(syntax(
+                    other.line(),
+                    format!(
+                        "in {key}: expected a quoted IRI, found {}",
+                        other.describe()
+                    ),
+                )),
+            })
+            .collect()
+    };
+    let positives = examples(format!("{component}.positiveExamples"))?;
+    let negatives = examples(format!("{component}.negativeExamples"))?;
+    build(path, name.to_owned(), positives, negatives, None, kb_file)
+}
+
+/// `prefixes = [ ("ex", "http://…"), … ]`.
+fn read_prefixes(value: &ConfValue, prefixes: &mut HashMap<String, String>) -> Result<(), String> {
+    let (ConfValue::List(items, _) | ConfValue::Set(items, _)) = value else {
+        return Err(format!(
+            "prefixes must be a [list] of (\"name\", \"IRI\") pairs, found {}",
+            value.describe()
+        ));
+    };
+    for item in items {
+        match item {
+            ConfValue::Tuple(pair, _) => match pair.as_slice() {
+                [ConfValue::Str(p, _), ConfValue::Str(iri, _)] => {
+                    prefixes.insert(p.clone(), iri.clone());
+                }
+                _ => {
+                    return Err("a prefix must be a pair (\"name\", \"IRI\") of strings".to_owned());
+                }
+            },
+            other => {
+                return Err(format!(
+                    "expected a (\"name\", \"IRI\") pair in prefixes, found {}",
+                    other.describe()
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Expands `ex:a` through the prefixes; full IRIs and `<…>` pass through unchanged.
+fn expand(s: &str, prefixes: &HashMap<String, String>) -> Result<String, String> {
+    let t = s.trim();
+    if t.starts_with('<') {
+        return Ok(t.to_owned());
+    }
+    let Some((p, local)) = t.split_once(':') else {
+        return Err(format!("{t:?} is neither a full IRI nor a prefixed name"));
+    };
+    if let Some(ns) = prefixes.get(p) {
+        return Ok(format!("{ns}{local}"));
+    }
+    if local.starts_with("//") || SCHEMES.contains(&p.to_ascii_lowercase().as_str()) {
+        return Ok(t.to_owned());
+    }
+    let mut known: Vec<&str> = prefixes.keys().map(String::as_str).collect();
+    known.sort_unstable();
+    Err(format!(
+        "unknown prefix {p:?} in {t:?} (declared: {})",
+        known.join(", ")
+    ))
+}
