@@ -3,7 +3,10 @@
 //! Layers (arrows point down only): `cli` → learners → `oracle` (membership oracle over an
 //! embedded Oxigraph store or a SPARQL endpoint) → `concept` (the class-expression language).
 
+pub mod cli;
 pub mod concept;
+pub mod eval;
 pub mod kb;
 pub mod oracle;
 pub mod problem;
+pub mod refine;

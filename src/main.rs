@@ -1,1 +1,7 @@
-fn main(){}
+//! The `oxilearn` command: argument parsing and exit codes only; the work is in `cli`.
+
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    oxilearn::cli::main()
+}

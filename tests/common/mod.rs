@@ -3,3 +3,67 @@
 
 pub mod concept_eval;
 pub mod concept_gen;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use oxigraph::store::Store;
+use oxilearn::kb;
+use oxilearn::oracle::backend::EmbeddedBackend;
+use oxilearn::oracle::reference::ReferenceOracle;
+use oxilearn::oracle::{OracleOptions, Signature, SparqlOracle};
+
+pub fn repo_path(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
+}
+
+/// `../shared/datasets/<rel>` if present; otherwise prints why the caller skips.
+pub fn shared_dataset(rel: &str) -> Option<PathBuf> {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/datasets")
+        .join(rel);
+    if p.exists() {
+        Some(p)
+    } else {
+        eprintln!("skipping: {} not found (../shared is absent)", p.display());
+        None
+    }
+}
+
+/// A store with the given files loaded.
+pub fn store_of(files: &[PathBuf]) -> Store {
+    let store = Store::new().expect("in-memory store");
+    for f in files {
+        kb::load_file(&store, f, None).unwrap_or_else(|e| panic!("loading {}: {e}", f.display()));
+    }
+    store
+}
+
+/// The embedded SPARQL oracle and the reference evaluator over one store.
+pub struct Pair {
+    pub store: Store,
+    pub sparql: SparqlOracle<EmbeddedBackend>,
+    pub reference: ReferenceOracle,
+}
+
+impl Pair {
+    pub fn signature(&self) -> Arc<Signature> {
+        self.sparql.shared_signature()
+    }
+}
+
+pub fn pair(files: &[PathBuf]) -> Pair {
+    let store = store_of(files);
+    let sparql = SparqlOracle::new(
+        EmbeddedBackend::new(store.clone()),
+        OracleOptions::default(),
+    )
+    .expect("signature loads");
+    let reference =
+        ReferenceOracle::new(&store, sparql.shared_signature()).expect("reference copy");
+    Pair {
+        store,
+        sparql,
+        reference,
+    }
+}

@@ -1,0 +1,254 @@
+//! `oxilearn bench`: speed figures printed from one run, so ratios between the variants are
+//! measured under the same machine load.
+
+use std::time::Instant;
+
+use anyhow::Context;
+use serde::Serialize;
+
+use super::args::{BenchArgs, BenchCommand, BenchLoadArgs, BenchOracleArgs};
+use super::kb_source::{self, Session};
+use super::print_json;
+use crate::concept::Concept;
+use crate::oracle::reference::ReferenceOracle;
+use crate::oracle::{CacheOptions, Cached, IndividualSet, MembershipOracle, OracleStats};
+use crate::problem;
+use crate::refine::random::{RandomConcepts, RandomOptions};
+
+pub fn run(args: BenchArgs) -> anyhow::Result<()> {
+    match args.what {
+        BenchCommand::Oracle(a) => oracle(a),
+        BenchCommand::Load(a) => load(a),
+    }
+}
+
+/// One measured pass over the concept stream.
+#[derive(Serialize)]
+struct Pass {
+    name: &'static str,
+    what: &'static str,
+    concepts: usize,
+    seconds: f64,
+    evaluations_per_second: f64,
+    queries: u64,
+    queries_per_concept: f64,
+    cache_hit_rate: f64,
+}
+
+fn pass(
+    name: &'static str,
+    what: &'static str,
+    concepts: &[Concept],
+    among: &IndividualSet,
+    oracle: &dyn MembershipOracle,
+    parallel: bool,
+) -> anyhow::Result<Pass> {
+    let before: OracleStats = oracle.stats();
+    let started = Instant::now();
+    if parallel {
+        for r in oracle.covered_batch(concepts, among) {
+            r?;
+        }
+    } else {
+        for c in concepts {
+            oracle.covered(c, among)?;
+        }
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    let after = oracle.stats();
+    let queries = after.queries_sent - before.queries_sent;
+    let hits = after.cache_hits - before.cache_hits;
+    let lookups = hits + after.cache_misses - before.cache_misses;
+    Ok(Pass {
+        name,
+        what,
+        concepts: concepts.len(),
+        seconds,
+        evaluations_per_second: concepts.len() as f64 / seconds.max(1e-9),
+        queries,
+        queries_per_concept: queries as f64 / concepts.len().max(1) as f64,
+        cache_hit_rate: if lookups == 0 {
+            0.0
+        } else {
+            hits as f64 / lookups as f64
+        },
+    })
+}
+
+#[derive(Serialize)]
+struct OracleBench {
+    kb: Vec<String>,
+    triples: usize,
+    individuals: usize,
+    examples: usize,
+    seed: u64,
+    passes: Vec<Pass>,
+}
+
+fn bench_examples(session: &Session, args: &BenchOracleArgs) -> anyhow::Result<IndividualSet> {
+    let sig = session.signature();
+    let Some(path) = &args.problems else {
+        return Ok(sig.all_individuals());
+    };
+    let problems = problem::load_problems(path)
+        .with_context(|| format!("reading problems from {}", path.display()))?;
+    let chosen = match &args.problem {
+        Some(name) => problem::select(problems, std::slice::from_ref(name))?,
+        None => problems.into_iter().take(1).collect(),
+    };
+    let p = chosen
+        .first()
+        .context("the problem file holds no problem")?;
+    let (pos, neg) = super::evaluate::example_sets(session, p)?;
+    Ok(pos.union(&neg))
+}
+
+fn oracle(args: BenchOracleArgs) -> anyhow::Result<()> {
+    let session = kb_source::open(&args.kb, None)?;
+    let sig = session.signature();
+    let among = bench_examples(&session, &args)?;
+    let mut generator = RandomConcepts::new(&sig, args.seed, RandomOptions::default());
+    let stream: Vec<Concept> = (0..args.concepts)
+        .map(|_| generator.next_in_search())
+        .collect();
+    let fresh: Vec<Concept> = (0..args.concepts)
+        .map(|_| generator.next_in_search())
+        .collect();
+
+    let uncached = session.oracle.inner();
+    let cold_n = stream.len().min(500);
+    let mut passes = vec![
+        pass(
+            "cold",
+            "no cache: one query per concept",
+            &stream[..cold_n],
+            &among,
+            uncached,
+            false,
+        )?,
+        pass(
+            "cold-parallel",
+            "no cache, rayon batch",
+            &stream[..cold_n],
+            &among,
+            uncached,
+            true,
+        )?,
+    ];
+    let cached = Cached::new(uncached, CacheOptions::default());
+    passes.push(pass(
+        "cache-fill",
+        "empty cache: atoms queried once, ⊓/⊔/¬ composed",
+        &stream,
+        &among,
+        &cached,
+        false,
+    )?);
+    passes.push(pass(
+        "warm",
+        "the same stream again: answered from the cache",
+        &stream,
+        &among,
+        &cached,
+        false,
+    )?);
+    passes.push(pass(
+        "warm-new",
+        "new concepts of the same search: composed from cached parts where possible",
+        &fresh,
+        &among,
+        &cached,
+        false,
+    )?);
+    let reference = ReferenceOracle::new(&session.store, sig.clone())?;
+    let ref_n = stream.len().min(300);
+    passes.push(pass(
+        "reference",
+        "in-memory reference evaluator (no SPARQL), for scale",
+        &stream[..ref_n],
+        &among,
+        &reference,
+        false,
+    )?);
+
+    let report = OracleBench {
+        kb: args.kb.kb.iter().map(|p| p.display().to_string()).collect(),
+        triples: session.triples,
+        individuals: sig.individual_count(),
+        examples: among.len(),
+        seed: args.seed,
+        passes,
+    };
+    if args.json {
+        return print_json(&report);
+    }
+    println!(
+        "{} triples, {} individuals, {} examples, seed {}",
+        report.triples, report.individuals, report.examples, report.seed
+    );
+    println!(
+        "{:<14} {:>8} {:>10} {:>14} {:>12} {:>9}  what",
+        "pass", "concepts", "seconds", "evals/s", "queries/c", "hit rate"
+    );
+    for p in &report.passes {
+        println!(
+            "{:<14} {:>8} {:>10.3} {:>14.0} {:>12.3} {:>9.3}  {}",
+            p.name,
+            p.concepts,
+            p.seconds,
+            p.evaluations_per_second,
+            p.queries_per_concept,
+            p.cache_hit_rate,
+            p.what
+        );
+    }
+    let rate = |n: &str| {
+        report
+            .passes
+            .iter()
+            .find(|p| p.name == n)
+            .map_or(0.0, |p| p.evaluations_per_second)
+    };
+    println!(
+        "warm / cold = {:.0}×, warm-new / cold = {:.0}×",
+        rate("warm") / rate("cold").max(1e-9),
+        rate("warm-new") / rate("cold").max(1e-9)
+    );
+    Ok(())
+}
+
+#[derive(Serialize)]
+struct LoadBench {
+    files: Vec<String>,
+    triples: usize,
+    best_seconds: f64,
+    median_seconds: f64,
+    triples_per_second: f64,
+}
+
+fn load(args: BenchLoadArgs) -> anyhow::Result<()> {
+    let mut times = Vec::new();
+    let mut triples = 0;
+    for _ in 0..args.repeat.max(1) {
+        let started = Instant::now();
+        let (_, n) = kb_source::load_store(&args.kb.kb, args.kb.format.as_deref())?;
+        times.push(started.elapsed().as_secs_f64());
+        triples = n;
+    }
+    times.sort_by(f64::total_cmp);
+    let report = LoadBench {
+        files: args.kb.kb.iter().map(|p| p.display().to_string()).collect(),
+        triples,
+        best_seconds: times[0],
+        median_seconds: times[times.len() / 2],
+        triples_per_second: triples as f64 / times[0].max(1e-9),
+    };
+    if args.json {
+        return print_json(&report);
+    }
+    println!(
+        "{} triples: best {:.3} s, median {:.3} s → {:.0} triples/s",
+        report.triples, report.best_seconds, report.median_seconds, report.triples_per_second
+    );
+    Ok(())
+}

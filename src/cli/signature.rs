@@ -1,0 +1,111 @@
+//! `oxilearn signature`: what the KB contains, as a summary or as JSON.
+
+use serde::Serialize;
+
+use super::args::SignatureArgs;
+use super::kb_source;
+use super::print_json;
+use crate::oracle::Signature;
+
+#[derive(Serialize)]
+struct Counts {
+    triples: usize,
+    classes: usize,
+    subclass_axioms: usize,
+    equivalent_class_pairs: usize,
+    hierarchy_depth: usize,
+    object_properties: usize,
+    data_properties: usize,
+    disjoint_class_pairs: usize,
+    complement_pairs: usize,
+    individuals: usize,
+}
+
+#[derive(Serialize)]
+struct SignatureJson<'a> {
+    counts: Counts,
+    #[serde(flatten)]
+    signature: &'a Signature,
+}
+
+fn counts(sig: &Signature, triples: usize) -> Counts {
+    Counts {
+        triples,
+        classes: sig.classes.len(),
+        subclass_axioms: sig.superclasses.values().map(|s| s.len()).sum(),
+        equivalent_class_pairs: sig.equivalent_classes.len(),
+        hierarchy_depth: sig.hierarchy_depth(),
+        object_properties: sig.object_properties.len(),
+        data_properties: sig.data_properties.len(),
+        disjoint_class_pairs: sig
+            .disjoint_classes
+            .values()
+            .map(|s| s.len())
+            .sum::<usize>()
+            / 2,
+        complement_pairs: sig.complement_classes.len(),
+        individuals: sig.individual_count(),
+    }
+}
+
+pub fn run(args: SignatureArgs) -> anyhow::Result<()> {
+    let session = kb_source::open(&args.kb, None)?;
+    let sig = session.signature();
+    let c = counts(&sig, session.triples);
+    if args.json {
+        return print_json(&SignatureJson {
+            counts: c,
+            signature: &sig,
+        });
+    }
+    println!("triples:            {}", c.triples);
+    println!("classes:            {}", c.classes);
+    println!(
+        "subclass axioms:    {} (hierarchy depth {})",
+        c.subclass_axioms, c.hierarchy_depth
+    );
+    println!("equivalent pairs:   {}", c.equivalent_class_pairs);
+    println!(
+        "disjoint pairs:     {} (+{} complement)",
+        c.disjoint_class_pairs, c.complement_pairs
+    );
+    println!("object properties:  {}", c.object_properties);
+    for (p, i) in &sig.object_properties {
+        let mut flags = Vec::new();
+        for (on, name) in [
+            (i.functional, "functional"),
+            (i.inverse_functional, "inverse-functional"),
+            (i.transitive, "transitive"),
+            (i.symmetric, "symmetric"),
+        ] {
+            if on {
+                flags.push(name);
+            }
+        }
+        println!(
+            "  {:<32} {:>7} assertions {}",
+            session
+                .vocabulary
+                .short_name(p, crate::concept::EntityKind::ObjectProperty),
+            i.assertions,
+            flags.join(" ")
+        );
+    }
+    println!("data properties:    {}", c.data_properties);
+    for (p, i) in &sig.data_properties {
+        let stats = match (&i.numeric, &i.booleans) {
+            (Some(n), _) => format!("numeric [{}, {}], {} distinct", n.min, n.max, n.distinct),
+            (None, Some(b)) => format!("boolean {} true / {} false", b.true_count, b.false_count),
+            _ => String::new(),
+        };
+        println!(
+            "  {:<32} {:>7} values {stats}",
+            session
+                .vocabulary
+                .short_name(p, crate::concept::EntityKind::DataProperty),
+            i.assertions
+        );
+    }
+    println!("individuals:        {}", c.individuals);
+    Ok(())
+}

@@ -1,0 +1,46 @@
+//! Where queries run: the SPARQL seam between the oracle and a store.
+//!
+//! The oracle builds `spargebra` algebra and hands it to a [`SparqlBackend`]; only the backend
+//! knows whether the store is an embedded Oxigraph `Store` or a remote endpoint.
+
+mod embedded;
+
+pub use embedded::EmbeddedBackend;
+
+use oxigraph::model::Term;
+use spargebra::Query;
+use spargebra::term::Variable;
+
+use super::OracleError;
+
+/// The rows of a SELECT answer, columns in `variables` order (`None` = unbound).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SolutionTable {
+    pub variables: Vec<Variable>,
+    pub rows: Vec<Vec<Option<Term>>>,
+}
+
+impl SolutionTable {
+    /// Index of a column by variable name.
+    pub fn column(&self, name: &str) -> Option<usize> {
+        self.variables.iter().position(|v| v.as_str() == name)
+    }
+
+    /// The values of one column (unbound cells skipped).
+    pub fn column_values<'a>(&'a self, name: &str) -> impl Iterator<Item = &'a Term> + 'a {
+        let index = self.column(name);
+        self.rows
+            .iter()
+            .filter_map(move |row| index.and_then(|i| row.get(i)).and_then(|t| t.as_ref()))
+    }
+}
+
+/// A store that answers SPARQL SELECT queries. Implementations must be usable from many
+/// threads at once (learners score batches in parallel).
+pub trait SparqlBackend: Send + Sync {
+    /// Runs a SELECT query and returns all its rows.
+    fn select(&self, query: &Query) -> Result<SolutionTable, OracleError>;
+
+    /// A short human-readable name for error messages and statistics ("embedded", a URL…).
+    fn name(&self) -> String;
+}

@@ -1,0 +1,256 @@
+//! `Cached<O>`: memoises an oracle's answers under the concept's normal form and answers
+//! `⊓`, `⊔`, `¬` by local set algebra over cached parts.
+//!
+//! Composition is exact: the examples are individuals of the active domain, so
+//! `covered(¬C) = among \ covered(C)`, `covered(C ⊓ D) = covered(C) ∩ covered(D)` and
+//! `covered(C ⊔ D) = covered(C) ∪ covered(D)`; three-valued answers compose by Kleene's rules
+//! (`T(¬C) = F(C)`, `T(C ⊓ D) = T(C) ∩ T(D)`, `F(C ⊓ D) = F(C) ∪ F(D)`, …), which are the
+//! rules the SPARQL compiler uses too. Only atoms and restrictions reach the wrapped oracle.
+
+use std::collections::HashMap;
+use std::sync::{Arc, RwLock};
+
+use moka::sync::Cache;
+
+use super::{
+    IndividualId, IndividualSet, MembershipOracle, OracleError, OracleStats, Signature,
+    StatsCounter, TruthSets,
+};
+use crate::concept::{Concept, Iri, Literal, normalize};
+
+/// Cache bounds.
+#[derive(Clone, Debug)]
+pub struct CacheOptions {
+    /// Approximate bytes of cached answers per example set (keys and bitsets).
+    pub max_bytes: u64,
+}
+
+impl Default for CacheOptions {
+    fn default() -> Self {
+        CacheOptions {
+            max_bytes: 256 * 1024 * 1024,
+        }
+    }
+}
+
+/// The caches of one example set (`among`): keyed by the normal form alone, so a lookup
+/// borrows the concept instead of cloning it.
+struct AmongCaches {
+    covered: Cache<Concept, Arc<IndividualSet>>,
+    truth: Cache<Concept, Arc<TruthSets>>,
+}
+
+/// Rough heap size of a concept, for the weigher.
+fn concept_weight(c: &Concept) -> u32 {
+    64 + c.children().iter().map(|d| concept_weight(d)).sum::<u32>()
+}
+
+impl AmongCaches {
+    fn new(options: &CacheOptions) -> Self {
+        AmongCaches {
+            covered: Cache::builder()
+                .max_capacity(options.max_bytes)
+                .weigher(|k: &Concept, v: &Arc<IndividualSet>| {
+                    concept_weight(k).saturating_add(v.heap_bytes() as u32 + 16)
+                })
+                .build(),
+            truth: Cache::builder()
+                .max_capacity(options.max_bytes)
+                .weigher(|k: &Concept, v: &Arc<TruthSets>| {
+                    concept_weight(k).saturating_add(
+                        (v.true_set.heap_bytes() + v.false_set.heap_bytes()) as u32 + 32,
+                    )
+                })
+                .build(),
+        }
+    }
+}
+
+pub struct Cached<O: MembershipOracle> {
+    inner: O,
+    options: CacheOptions,
+    caches: RwLock<HashMap<IndividualSet, Arc<AmongCaches>>>,
+    counters: StatsCounter,
+}
+
+impl<O: MembershipOracle> Cached<O> {
+    pub fn new(inner: O, options: CacheOptions) -> Self {
+        Cached {
+            inner,
+            options,
+            caches: RwLock::new(HashMap::new()),
+            counters: StatsCounter::default(),
+        }
+    }
+
+    pub fn inner(&self) -> &O {
+        &self.inner
+    }
+
+    fn caches_for(&self, among: &IndividualSet) -> Arc<AmongCaches> {
+        if let Ok(map) = self.caches.read()
+            && let Some(c) = map.get(among)
+        {
+            return Arc::clone(c);
+        }
+        let mut map = match self.caches.write() {
+            Ok(map) => map,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        Arc::clone(
+            map.entry(among.clone())
+                .or_insert_with(|| Arc::new(AmongCaches::new(&self.options))),
+        )
+    }
+
+    fn covered_nf(
+        &self,
+        c: &Concept,
+        among: &IndividualSet,
+        caches: &AmongCaches,
+    ) -> Result<Arc<IndividualSet>, OracleError> {
+        match c {
+            Concept::Top => return Ok(Arc::new(among.clone())),
+            Concept::Bottom => return Ok(Arc::new(IndividualSet::empty(among.universe()))),
+            _ => {}
+        }
+        if let Some(hit) = caches.covered.get(c) {
+            StatsCounter::add(&self.counters.cache_hits, 1);
+            return Ok(hit);
+        }
+        StatsCounter::add(&self.counters.cache_misses, 1);
+        let answer = match c {
+            Concept::And(cs) => {
+                StatsCounter::add(&self.counters.composed, 1);
+                let mut acc = among.clone();
+                for part in cs {
+                    if acc.is_empty() {
+                        break;
+                    }
+                    acc.intersect_with(&*self.covered_nf(part, among, caches)?);
+                }
+                acc
+            }
+            Concept::Or(cs) => {
+                StatsCounter::add(&self.counters.composed, 1);
+                let mut acc = IndividualSet::empty(among.universe());
+                for part in cs {
+                    acc.union_with(&*self.covered_nf(part, among, caches)?);
+                }
+                acc
+            }
+            Concept::Not(inner) => {
+                StatsCounter::add(&self.counters.composed, 1);
+                among.difference(&*self.covered_nf(inner, among, caches)?)
+            }
+            other => self.inner.covered(other, among)?,
+        };
+        let answer = Arc::new(answer);
+        caches.covered.insert(c.clone(), Arc::clone(&answer));
+        Ok(answer)
+    }
+
+    fn truth_nf(
+        &self,
+        c: &Concept,
+        among: &IndividualSet,
+        caches: &AmongCaches,
+    ) -> Result<Arc<TruthSets>, OracleError> {
+        let empty = || IndividualSet::empty(among.universe());
+        match c {
+            Concept::Top => {
+                return Ok(Arc::new(TruthSets {
+                    true_set: among.clone(),
+                    false_set: empty(),
+                }));
+            }
+            Concept::Bottom => {
+                return Ok(Arc::new(TruthSets {
+                    true_set: empty(),
+                    false_set: among.clone(),
+                }));
+            }
+            _ => {}
+        }
+        if let Some(hit) = caches.truth.get(c) {
+            StatsCounter::add(&self.counters.cache_hits, 1);
+            return Ok(hit);
+        }
+        StatsCounter::add(&self.counters.cache_misses, 1);
+        let answer = match c {
+            Concept::And(cs) | Concept::Or(cs) => {
+                StatsCounter::add(&self.counters.composed, 1);
+                let is_and = matches!(c, Concept::And(_));
+                let (mut t, mut f) = if is_and {
+                    (among.clone(), empty())
+                } else {
+                    (empty(), among.clone())
+                };
+                for part in cs {
+                    let p = self.truth_nf(part, among, caches)?;
+                    if is_and {
+                        t.intersect_with(&p.true_set);
+                        f.union_with(&p.false_set);
+                    } else {
+                        t.union_with(&p.true_set);
+                        f.intersect_with(&p.false_set);
+                    }
+                }
+                TruthSets {
+                    true_set: t,
+                    false_set: f,
+                }
+            }
+            Concept::Not(inner) => {
+                StatsCounter::add(&self.counters.composed, 1);
+                self.truth_nf(inner, among, caches)?.negated()
+            }
+            other => self.inner.truth(other, among)?,
+        };
+        let answer = Arc::new(answer);
+        caches.truth.insert(c.clone(), Arc::clone(&answer));
+        Ok(answer)
+    }
+}
+
+impl<O: MembershipOracle> MembershipOracle for Cached<O> {
+    fn signature(&self) -> &Signature {
+        self.inner.signature()
+    }
+
+    fn covered(&self, c: &Concept, among: &IndividualSet) -> Result<IndividualSet, OracleError> {
+        StatsCounter::add(&self.counters.evaluations, 1);
+        let caches = self.caches_for(among);
+        let nf = normalize(c);
+        Ok((*self.covered_nf(&nf, among, &caches)?).clone())
+    }
+
+    fn truth(&self, c: &Concept, among: &IndividualSet) -> Result<TruthSets, OracleError> {
+        StatsCounter::add(&self.counters.evaluations, 1);
+        let caches = self.caches_for(among);
+        let nf = normalize(c);
+        Ok((*self.truth_nf(&nf, among, &caches)?).clone())
+    }
+
+    fn data_values(
+        &self,
+        property: &Iri,
+        among: &IndividualSet,
+    ) -> Result<Vec<(IndividualId, Literal)>, OracleError> {
+        self.inner.data_values(property, among)
+    }
+
+    /// The cache's own counters; `queries_sent`, `rows_received` and backend time come from the
+    /// wrapped oracle (its `evaluations` are dropped: they are cache misses here).
+    fn stats(&self) -> OracleStats {
+        let inner = self.inner.stats();
+        let mut own = self.counters.snapshot();
+        own.queries_sent = inner.queries_sent;
+        own.rows_received = inner.rows_received;
+        own.backend_time_ns = inner.backend_time_ns;
+        own.cache_hits += inner.cache_hits;
+        own.cache_misses += inner.cache_misses;
+        own.composed += inner.composed;
+        own
+    }
+}

@@ -1,0 +1,339 @@
+//! Reads the signature from a store with the fixed queries of `queries/`.
+
+use std::collections::BTreeSet;
+
+use oxigraph::model::{NamedNode, Term};
+use spargebra::term::GroundTerm;
+
+use super::model::{BooleanStats, DataPropertyInfo, NumericStats, ObjectPropertyInfo, Signature};
+use crate::concept::Iri;
+use crate::oracle::OracleError;
+use crate::oracle::backend::{SolutionTable, SparqlBackend};
+use crate::oracle::sparql::{fill_values, fixed_query};
+
+const OWL: &str = "http://www.w3.org/2002/07/owl#";
+const RDF: &str = "http://www.w3.org/1999/02/22-rdf-syntax-ns#";
+const RDFS: &str = "http://www.w3.org/2000/01/rdf-schema#";
+
+/// IRIs of the RDF, RDFS and OWL vocabularies are schema, never classes or individuals of the KB.
+pub(crate) fn is_vocabulary(iri: &str) -> bool {
+    iri.starts_with(OWL) || iri.starts_with(RDF) || iri.starts_with(RDFS)
+}
+
+fn run(backend: &dyn SparqlBackend, name: &str) -> Result<SolutionTable, OracleError> {
+    backend.select(&fixed_query(name)?)
+}
+
+fn iri(term: &Term) -> Option<Iri> {
+    match term {
+        Term::NamedNode(n) => Some(Iri::new(n.as_str())),
+        _ => None,
+    }
+}
+
+fn number(term: Option<&Term>) -> Option<f64> {
+    match term? {
+        Term::Literal(l) => l.value().trim().parse().ok(),
+        _ => None,
+    }
+}
+
+/// Rows of a two-column answer as IRI pairs (rows with a non-IRI cell are skipped).
+fn iri_pairs(table: &SolutionTable, a: &str, b: &str) -> Vec<(Iri, Iri)> {
+    let (Some(ia), Some(ib)) = (table.column(a), table.column(b)) else {
+        return Vec::new();
+    };
+    table
+        .rows
+        .iter()
+        .filter_map(|row| {
+            let x = row.get(ia)?.as_ref().and_then(iri)?;
+            let y = row.get(ib)?.as_ref().and_then(iri)?;
+            Some((x, y))
+        })
+        .collect()
+}
+
+/// Loads the whole signature: a dozen queries, each run once.
+pub fn load_signature(backend: &dyn SparqlBackend) -> Result<Signature, OracleError> {
+    let mut sig = Signature::default();
+    load_properties(backend, &mut sig)?;
+    load_classes(backend, &mut sig)?;
+    load_data_statistics(backend, &mut sig)?;
+    load_individuals(backend, &mut sig)?;
+    Ok(sig)
+}
+
+fn load_classes(backend: &dyn SparqlBackend, sig: &mut Signature) -> Result<(), OracleError> {
+    let classes = run(backend, "classes")?;
+    sig.classes = classes
+        .column_values("c")
+        .filter_map(iri)
+        .filter(|c| !is_vocabulary(c.as_str()))
+        .collect();
+    let named = |c: &Iri| !is_vocabulary(c.as_str());
+    for (sub, sup) in iri_pairs(&run(backend, "subclasses")?, "sub", "sup") {
+        if named(&sub) && named(&sup) && sub != sup {
+            sig.superclasses.entry(sub).or_default().insert(sup);
+        }
+    }
+    for (a, b) in iri_pairs(&run(backend, "equivalent_classes")?, "a", "b") {
+        if named(&a) && named(&b) && a != b {
+            sig.superclasses
+                .entry(a.clone())
+                .or_default()
+                .insert(b.clone());
+            sig.superclasses
+                .entry(b.clone())
+                .or_default()
+                .insert(a.clone());
+            sig.equivalent_classes.insert((a, b));
+        }
+    }
+    for (a, b) in iri_pairs(&run(backend, "disjoint_classes")?, "a", "b") {
+        if a != b {
+            sig.disjoint_classes
+                .entry(a.clone())
+                .or_default()
+                .insert(b.clone());
+            sig.disjoint_classes.entry(b).or_default().insert(a);
+        }
+    }
+    for (a, b) in iri_pairs(&run(backend, "complement_classes")?, "a", "b") {
+        sig.complement_classes.insert((a, b));
+    }
+    Ok(())
+}
+
+#[derive(Default)]
+struct Usage {
+    total: u64,
+    iri_objects: u64,
+    literal_objects: u64,
+    blank_ends: u64,
+}
+
+fn load_properties(backend: &dyn SparqlBackend, sig: &mut Signature) -> Result<(), OracleError> {
+    let declarations = iri_pairs(&run(backend, "property_declarations")?, "p", "t");
+    let declared_as = |p: &Iri, t: &str| {
+        declarations
+            .iter()
+            .any(|(q, ty)| q == p && ty.as_str() == format!("{OWL}{t}"))
+    };
+    let declared: BTreeSet<Iri> = declarations.iter().map(|(p, _)| p.clone()).collect();
+
+    let usage_table = run(backend, "property_usage")?;
+    let col = |n: &str| usage_table.column(n);
+    let (cp, cn, ci, cl, cb) = (
+        col("p"),
+        col("n"),
+        col("iri_objects"),
+        col("literal_objects"),
+        col("blank_ends"),
+    );
+    let mut usage = std::collections::BTreeMap::<Iri, Usage>::new();
+    for row in &usage_table.rows {
+        let cell = |c: Option<usize>| c.and_then(|i| row.get(i)).and_then(|t| t.as_ref());
+        let Some(p) = cell(cp).and_then(iri) else {
+            continue;
+        };
+        let count = |c| number(cell(c)).unwrap_or(0.0) as u64;
+        usage.insert(
+            p,
+            Usage {
+                total: count(cn),
+                iri_objects: count(ci),
+                literal_objects: count(cl),
+                blank_ends: count(cb),
+            },
+        );
+    }
+
+    const OBJECT_MARKERS: &[&str] = &[
+        "ObjectProperty",
+        "TransitiveProperty",
+        "SymmetricProperty",
+        "AsymmetricProperty",
+        "ReflexiveProperty",
+        "IrreflexiveProperty",
+        "InverseFunctionalProperty",
+    ];
+    let mut candidates: BTreeSet<Iri> = declared.clone();
+    candidates.extend(usage.keys().cloned());
+    for p in candidates {
+        if is_vocabulary(p.as_str()) || declared_as(&p, "AnnotationProperty") {
+            continue;
+        }
+        let u = usage.get(&p);
+        let is_object = OBJECT_MARKERS.iter().any(|m| declared_as(&p, m));
+        let is_data = declared_as(&p, "DatatypeProperty");
+        let functional = declared_as(&p, "FunctionalProperty");
+        let (total, iri_o, lit_o, blank) = u
+            .map(|u| (u.total, u.iri_objects, u.literal_objects, u.blank_ends))
+            .unwrap_or_default();
+        if is_object || (!is_data && total > 0 && iri_o == total && blank == 0) {
+            sig.object_properties.insert(
+                p.clone(),
+                ObjectPropertyInfo {
+                    functional,
+                    inverse_functional: declared_as(&p, "InverseFunctionalProperty"),
+                    transitive: declared_as(&p, "TransitiveProperty"),
+                    symmetric: declared_as(&p, "SymmetricProperty"),
+                    declared: is_object,
+                    assertions: total,
+                    has_non_iri_ends: iri_o < total || blank > 0,
+                    ..Default::default()
+                },
+            );
+        } else if is_data || (total > 0 && lit_o == total) {
+            sig.data_properties.insert(
+                p.clone(),
+                DataPropertyInfo {
+                    functional,
+                    declared: is_data,
+                    assertions: total,
+                    ..Default::default()
+                },
+            );
+        }
+        // Functional-only declarations and mixed-use predicates stay out: they are neither
+        // roles nor data properties we could compile soundly.
+    }
+
+    for (sub, sup) in iri_pairs(&run(backend, "sub_properties")?, "sub", "sup") {
+        if sub == sup {
+            continue;
+        }
+        if let Some(info) = sig.object_properties.get_mut(&sub) {
+            info.super_properties.insert(sup);
+        } else if let Some(info) = sig.data_properties.get_mut(&sub) {
+            info.super_properties.insert(sup);
+        }
+    }
+    for (p, c) in iri_pairs(&run(backend, "domains")?, "p", "c") {
+        if let Some(info) = sig.object_properties.get_mut(&p) {
+            info.domains.insert(c);
+        } else if let Some(info) = sig.data_properties.get_mut(&p) {
+            info.domains.insert(c);
+        }
+    }
+    for (p, c) in iri_pairs(&run(backend, "ranges")?, "p", "c") {
+        if let Some(info) = sig.object_properties.get_mut(&p) {
+            info.ranges.insert(c);
+        } else if let Some(info) = sig.data_properties.get_mut(&p) {
+            info.ranges.insert(c);
+        }
+    }
+    for (p, q) in iri_pairs(&run(backend, "inverses")?, "p", "q") {
+        if sig.object_properties.contains_key(&p) && sig.object_properties.contains_key(&q) {
+            if let Some(info) = sig.object_properties.get_mut(&p) {
+                info.inverses.insert(q.clone());
+            }
+            if let Some(info) = sig.object_properties.get_mut(&q) {
+                info.inverses.insert(p);
+            }
+        }
+    }
+    Ok(())
+}
+
+fn load_data_statistics(
+    backend: &dyn SparqlBackend,
+    sig: &mut Signature,
+) -> Result<(), OracleError> {
+    let stats = run(backend, "literal_statistics")?;
+    let col = |n: &str| stats.column(n);
+    let (cp, cdt, cn, cd, cmin, cmax) = (
+        col("p"),
+        col("dt"),
+        col("n"),
+        col("distinct"),
+        col("min"),
+        col("max"),
+    );
+    for row in &stats.rows {
+        let cell = |c: Option<usize>| c.and_then(|i| row.get(i)).and_then(|t| t.as_ref());
+        let (Some(p), Some(dt)) = (cell(cp).and_then(iri), cell(cdt).and_then(iri)) else {
+            continue;
+        };
+        let Some(info) = sig.data_properties.get_mut(&p) else {
+            continue;
+        };
+        let n = number(cell(cn)).unwrap_or(0.0) as u64;
+        *info.datatypes.entry(dt.clone()).or_default() += n;
+        if crate::concept::vocab::is_numeric_datatype(dt.as_str())
+            && let (Some(min), Some(max)) = (number(cell(cmin)), number(cell(cmax)))
+        {
+            let distinct = number(cell(cd)).unwrap_or(0.0) as u64;
+            let merged = match info.numeric.take() {
+                None => NumericStats {
+                    min,
+                    max,
+                    distinct,
+                    count: n,
+                },
+                // Several numeric datatypes: distinct counts add up (an upper bound).
+                Some(s) => NumericStats {
+                    min: s.min.min(min),
+                    max: s.max.max(max),
+                    distinct: s.distinct + distinct,
+                    count: s.count + n,
+                },
+            };
+            info.numeric = Some(merged);
+        }
+    }
+    let booleans = run(backend, "boolean_counts")?;
+    let (cp, cv, cn) = (
+        booleans.column("p"),
+        booleans.column("v"),
+        booleans.column("n"),
+    );
+    for row in &booleans.rows {
+        let cell = |c: Option<usize>| c.and_then(|i| row.get(i)).and_then(|t| t.as_ref());
+        let Some(p) = cell(cp).and_then(iri) else {
+            continue;
+        };
+        let Some(info) = sig.data_properties.get_mut(&p) else {
+            continue;
+        };
+        let value = match cell(cv) {
+            Some(Term::Literal(l)) => matches!(l.value(), "true" | "1"),
+            _ => continue,
+        };
+        let n = number(cell(cn)).unwrap_or(0.0) as u64;
+        let b = info.booleans.get_or_insert_with(BooleanStats::default);
+        if value {
+            b.true_count += n;
+        } else {
+            b.false_count += n;
+        }
+    }
+    Ok(())
+}
+
+fn load_individuals(backend: &dyn SparqlBackend, sig: &mut Signature) -> Result<(), OracleError> {
+    let mut individuals: BTreeSet<Iri> = run(backend, "typed_individuals")?
+        .column_values("x")
+        .filter_map(iri)
+        .collect();
+    if !sig.object_properties.is_empty() {
+        let mut query = fixed_query("role_individuals")?;
+        let props = sig
+            .object_properties
+            .keys()
+            .map(|p| GroundTerm::NamedNode(NamedNode::new_unchecked(p.as_str())))
+            .collect();
+        fill_values(&mut query, "p", props)?;
+        individuals.extend(backend.select(&query)?.column_values("x").filter_map(iri));
+    }
+    // Schema entities are never individuals, even when they appear in role assertions.
+    individuals.retain(|i| {
+        !is_vocabulary(i.as_str())
+            && !sig.classes.contains(i)
+            && !sig.object_properties.contains_key(i)
+            && !sig.data_properties.contains_key(i)
+    });
+    sig.set_individuals(individuals.into_iter().collect());
+    Ok(())
+}

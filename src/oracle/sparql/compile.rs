@@ -1,0 +1,365 @@
+//! Concept → SPARQL: one SELECT over `VALUES ?x { examples }` whose FILTER is the concept's
+//! membership condition, so the store returns only the covered examples.
+//!
+//! Closed-world semantics (DESIGN.md §3), one rule per constructor:
+//! - ⊤: every individual (the examples are individuals already; nested ⊤ fillers need no
+//!   `rdf:type owl:Thing`); ⊥: none.
+//! - `A`: `?x rdf:type/(rdfs:subClassOf|owl:equivalentClass|^owl:equivalentClass)* A`, on every
+//!   atom, nested fillers included.
+//! - `¬C`: `!member(C)`; `⊓`, `⊔`: `&&`, `||` (exact set operations on the active domain).
+//! - `∃r.C`: `EXISTS { ?x R ?y FILTER(member(C, ?y)) }` with `R` the role's expansion
+//!   (sub-properties, inverses, symmetry, transitivity: see [`crate::oracle::RoleExpansion`]).
+//! - `∀r.C`: `NOT EXISTS { ?x R ?y FILTER(!member(C, ?y)) }` — vacuously true without successors.
+//! - `≥n r.C`: a correlated `GROUP BY ?x HAVING (COUNT(DISTINCT ?y) >= n)` sub-select;
+//!   `≤n r.C`: `NOT EXISTS` of the `> n` sub-select, so zero successors count;
+//!   `=n r.C`: both (`=0` is `≤0`).
+//! - `∃r.{a}`: `EXISTS { ?x R a }`; `{a, b}`: `?x IN (a, b)`; `∃r.Self`: `EXISTS { ?x R ?x }`.
+//! - data `∃p.R`: `EXISTS { ?x P ?v FILTER(R admits ?v) }` with `P` the property and its
+//!   sub-properties; see [`crate::oracle::datatypes`] for what a range admits.
+
+use std::cell::Cell;
+
+use oxigraph::model::{Literal as RdfLiteral, NamedNode};
+use spargebra::Query;
+use spargebra::algebra::{
+    AggregateExpression, AggregateFunction, Expression, Function, GraphPattern,
+    PropertyPathExpression,
+};
+use spargebra::term::{GroundTerm, TermPattern, Variable};
+
+use super::build::*;
+use crate::concept::{Concept, DataRange, Literal, Role, vocab};
+use crate::oracle::datatypes::{datatype_family, numeric_datatypes};
+use crate::oracle::{OracleError, Signature};
+
+/// Which truth set a three-valued compilation asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Polarity {
+    /// Provably a member (`T(C)`).
+    True,
+    /// Provably not a member (`F(C)`).
+    False,
+}
+
+impl Polarity {
+    pub fn flip(self) -> Self {
+        match self {
+            Polarity::True => Polarity::False,
+            Polarity::False => Polarity::True,
+        }
+    }
+}
+
+/// Compiles concepts against one signature (which supplies role expansions and disjointness).
+pub struct Compiler<'a> {
+    pub(super) sig: &'a Signature,
+    fresh: Cell<usize>,
+}
+
+/// The variable that carries the examples.
+pub const SUBJECT: &str = "x";
+
+impl<'a> Compiler<'a> {
+    pub fn new(sig: &'a Signature) -> Self {
+        Compiler {
+            sig,
+            fresh: Cell::new(0),
+        }
+    }
+
+    pub(super) fn fresh(&self) -> Variable {
+        let n = self.fresh.get() + 1;
+        self.fresh.set(n);
+        Variable::new_unchecked(format!("y{n}"))
+    }
+
+    /// `SELECT ?x WHERE { VALUES ?x { examples } FILTER(condition(?x)) }`.
+    pub fn select_members(&self, condition: Expression, examples: &[NamedNode]) -> Query {
+        let x = Variable::new_unchecked(SUBJECT);
+        let values = GraphPattern::Values {
+            variables: vec![x.clone()],
+            bindings: examples
+                .iter()
+                .map(|e| vec![Some(GroundTerm::NamedNode(e.clone()))])
+                .collect(),
+        };
+        Query::Select {
+            dataset: None,
+            pattern: GraphPattern::Project {
+                inner: Box::new(filter(values, condition)),
+                variables: vec![x],
+            },
+            base_iri: None,
+        }
+    }
+
+    /// The closed-world query returning which of `examples` are instances of `c`.
+    pub fn covered_query(&self, c: &Concept, examples: &[NamedNode]) -> Result<Query, OracleError> {
+        let x = Variable::new_unchecked(SUBJECT);
+        Ok(self.select_members(self.member(c, &x)?, examples))
+    }
+
+    /// The closed-world membership condition of `c` for the individual bound to `v`.
+    pub fn member(&self, c: &Concept, v: &Variable) -> Result<Expression, OracleError> {
+        Ok(match c {
+            Concept::Top => truth(true),
+            Concept::Bottom => truth(false),
+            Concept::Class(a) => self.instance_of(v, a.as_str()),
+            Concept::Not(inner) => not(self.member(inner, v)?),
+            Concept::And(cs) => and_all(
+                cs.iter()
+                    .map(|c| self.member(c, v))
+                    .collect::<Result<Vec<_>, _>>()?,
+            ),
+            Concept::Or(cs) => or_all(
+                cs.iter()
+                    .map(|c| self.member(c, v))
+                    .collect::<Result<Vec<_>, _>>()?,
+            ),
+            Concept::Some { role, filler } => {
+                let y = self.fresh();
+                let cond = self.member(filler, &y)?;
+                exists(filter(self.role_pattern(role, var(v), var(&y)), cond))
+            }
+            Concept::Only { role, filler } => {
+                let y = self.fresh();
+                let cond = not(self.member(filler, &y)?);
+                not(exists(filter(
+                    self.role_pattern(role, var(v), var(&y)),
+                    cond,
+                )))
+            }
+            Concept::Min { n, role, filler } => self.count_condition(role, filler, v, *n, None)?,
+            Concept::Max { n, role, filler } => {
+                not(self.count_condition(role, filler, v, n + 1, None)?)
+            }
+            Concept::Exactly { n, role, filler } => {
+                let at_least = self.count_condition(role, filler, v, *n, None)?;
+                let more = self.count_condition(role, filler, v, n + 1, None)?;
+                and_all([at_least, not(more)])
+            }
+            Concept::HasValue { role, individual } => exists(self.role_pattern(
+                role,
+                var(v),
+                TermPattern::NamedNode(node(individual.as_str())),
+            )),
+            Concept::OneOf(individuals) => self.one_of(v, individuals),
+            Concept::HasSelf(role) => exists(self.role_pattern(role, var(v), var(v))),
+            Concept::Data { property, range } => {
+                self.data_condition(property.as_str(), range, v)?
+            }
+        })
+    }
+
+    pub(super) fn one_of(&self, v: &Variable, individuals: &[crate::concept::Iri]) -> Expression {
+        if individuals.is_empty() {
+            return truth(false);
+        }
+        Expression::In(
+            Box::new(ev(v)),
+            individuals
+                .iter()
+                .map(|i| Expression::NamedNode(node(i.as_str())))
+                .collect(),
+        )
+    }
+
+    /// `EXISTS { ?v rdf:type/(…)* A }`
+    pub(super) fn instance_of(&self, v: &Variable, class: &str) -> Expression {
+        exists(path(
+            var(v),
+            type_path(),
+            TermPattern::NamedNode(node(class)),
+        ))
+    }
+
+    /// The role's expansion as a pattern between two terms, guarded with `isIRI` when the
+    /// property has literal or blank-node ends in the data.
+    pub(super) fn role_pattern(&self, role: &Role, s: TermPattern, o: TermPattern) -> GraphPattern {
+        let expansion = self.sig.role_expansion(role);
+        let term_paths: Vec<PropertyPathExpression> = expansion
+            .terms
+            .iter()
+            .filter_map(|term| {
+                let edges = term
+                    .edges
+                    .iter()
+                    .map(|e| {
+                        let p = PropertyPathExpression::NamedNode(node(e.property.as_str()));
+                        if e.reversed {
+                            PropertyPathExpression::Reverse(Box::new(p))
+                        } else {
+                            p
+                        }
+                    })
+                    .collect();
+                let alt = alternatives(edges)?;
+                Some(if term.transitive {
+                    PropertyPathExpression::OneOrMore(Box::new(alt))
+                } else {
+                    alt
+                })
+            })
+            .collect();
+        let Some(full) = alternatives(term_paths) else {
+            return filter(GraphPattern::Bgp { patterns: vec![] }, truth(false));
+        };
+        let guards: Vec<Expression> = if expansion.needs_iri_guard {
+            [&s, &o]
+                .into_iter()
+                .filter_map(|t| match t {
+                    TermPattern::Variable(v) => Some(is_iri(v)),
+                    _ => None,
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        filter(path(s, full, o), and_all(guards))
+    }
+
+    /// `EXISTS { SELECT ?v { ?v R ?y FILTER(filler(?y)) } GROUP BY ?v HAVING(COUNT(DISTINCT ?y) >= n) }`
+    /// where `filler` is the closed-world membership or a truth set (`three_valued`).
+    /// `polarity` is `None` for closed-world membership of the filler, or the truth set
+    /// (three-valued mode) that the successors must be in.
+    pub(super) fn count_condition(
+        &self,
+        role: &Role,
+        filler: &Concept,
+        v: &Variable,
+        n: u32,
+        polarity: Option<Polarity>,
+    ) -> Result<Expression, OracleError> {
+        if n == 0 {
+            return Ok(truth(true));
+        }
+        let y = self.fresh();
+        let cond = match polarity {
+            Some(p) => self.truth(filler, &y, p)?,
+            None => self.member(filler, &y)?,
+        };
+        if n == 1 {
+            return Ok(exists(filter(
+                self.role_pattern(role, var(v), var(&y)),
+                cond,
+            )));
+        }
+        let count = self.fresh();
+        let grouped = GraphPattern::Group {
+            inner: Box::new(filter(self.role_pattern(role, var(v), var(&y)), cond)),
+            variables: vec![v.clone()],
+            aggregates: vec![(
+                count.clone(),
+                AggregateExpression::FunctionCall {
+                    name: AggregateFunction::Count,
+                    expr: ev(&y),
+                    distinct: true,
+                },
+            )],
+        };
+        let having = Expression::GreaterOrEqual(
+            Box::new(ev(&count)),
+            Box::new(Expression::Literal(RdfLiteral::from(i64::from(n)))),
+        );
+        Ok(exists(GraphPattern::Project {
+            inner: Box::new(filter(grouped, having)),
+            variables: vec![v.clone()],
+        }))
+    }
+
+    /// A data property with its sub-properties as a path.
+    pub(super) fn data_path(&self, property: &str) -> PropertyPathExpression {
+        let props = self
+            .sig
+            .data_property_closure(&crate::concept::Iri::new(property));
+        alternatives(
+            props
+                .iter()
+                .map(|p| PropertyPathExpression::NamedNode(node(p.as_str())))
+                .collect(),
+        )
+        .unwrap_or_else(|| PropertyPathExpression::NamedNode(node(property)))
+    }
+
+    /// `EXISTS { ?v P ?o FILTER(range admits ?o) }`
+    pub(super) fn data_condition(
+        &self,
+        property: &str,
+        range: &DataRange,
+        v: &Variable,
+    ) -> Result<Expression, OracleError> {
+        let p = self.data_path(property);
+        if let DataRange::Value(lit) = range {
+            return Ok(exists(path(
+                var(v),
+                p,
+                TermPattern::Literal(rdf_literal(lit)),
+            )));
+        }
+        let o = self.fresh();
+        let admits = self.range_admits(range, &o)?;
+        Ok(exists(filter(path(var(v), p, var(&o)), admits)))
+    }
+
+    /// Whether the literal bound to `o` is in the range (also used for functional-property
+    /// negatives in three-valued mode).
+    pub(super) fn range_admits(
+        &self,
+        range: &DataRange,
+        o: &Variable,
+    ) -> Result<Expression, OracleError> {
+        let is_literal = call(Function::IsLiteral, vec![ev(o)]);
+        let datatype_in = |types: Vec<String>| {
+            Expression::In(
+                Box::new(call(Function::Datatype, vec![ev(o)])),
+                types
+                    .into_iter()
+                    .map(|t| Expression::NamedNode(node(&t)))
+                    .collect(),
+            )
+        };
+        Ok(match range {
+            DataRange::Value(lit) => Expression::SameTerm(
+                Box::new(ev(o)),
+                Box::new(Expression::Literal(rdf_literal(lit))),
+            ),
+            DataRange::Datatype(dt) => match datatype_family(dt.as_str()) {
+                None => is_literal,
+                Some(types) => and_all([is_literal, datatype_in(types)]),
+            },
+            DataRange::Numeric { min, max, .. } => {
+                let numeric = numeric_datatypes().iter().map(|s| s.to_string()).collect();
+                let bound = |b: &crate::concept::Bound| {
+                    Box::new(Expression::Literal(RdfLiteral::new_typed_literal(
+                        b.value.to_string(),
+                        node(vocab::XSD_DECIMAL),
+                    )))
+                };
+                let mut parts = vec![is_literal, datatype_in(numeric)];
+                if let Some(b) = min {
+                    parts.push(if b.inclusive {
+                        Expression::GreaterOrEqual(Box::new(ev(o)), bound(b))
+                    } else {
+                        Expression::Greater(Box::new(ev(o)), bound(b))
+                    });
+                }
+                if let Some(b) = max {
+                    parts.push(if b.inclusive {
+                        Expression::LessOrEqual(Box::new(ev(o)), bound(b))
+                    } else {
+                        Expression::Less(Box::new(ev(o)), bound(b))
+                    });
+                }
+                and_all(parts)
+            }
+        })
+    }
+}
+
+/// A concept literal as an RDF literal.
+pub fn rdf_literal(lit: &Literal) -> RdfLiteral {
+    match &lit.language {
+        Some(lang) => RdfLiteral::new_language_tagged_literal_unchecked(&*lit.lexical, &**lang),
+        None => RdfLiteral::new_typed_literal(&*lit.lexical, node(lit.datatype.as_str())),
+    }
+}

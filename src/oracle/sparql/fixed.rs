@@ -1,0 +1,134 @@
+//! The fixed queries of `queries/*.rq`, compiled into the binary and parsed once.
+
+use std::sync::OnceLock;
+
+use spargebra::algebra::GraphPattern;
+use spargebra::term::{GroundTerm, Variable};
+use spargebra::{Query, SparqlParser};
+
+use crate::oracle::OracleError;
+
+macro_rules! fixed_queries {
+    ($($name:ident),* $(,)?) => {
+        /// The name and text of every file in `queries/`.
+        pub const FIXED_QUERIES: &[(&str, &str)] = &[
+            $((stringify!($name), include_str!(concat!("../../../queries/", stringify!($name), ".rq")))),*
+        ];
+    };
+}
+
+fixed_queries!(
+    classes,
+    subclasses,
+    equivalent_classes,
+    property_declarations,
+    property_usage,
+    sub_properties,
+    domains,
+    ranges,
+    inverses,
+    disjoint_classes,
+    complement_classes,
+    typed_individuals,
+    role_individuals,
+    literal_statistics,
+    boolean_counts,
+    data_values,
+);
+
+/// The parsed query `name` (cloned from a parse-once table).
+pub fn fixed_query(name: &str) -> Result<Query, OracleError> {
+    static PARSED: OnceLock<Vec<(&'static str, Result<Query, String>)>> = OnceLock::new();
+    let parsed = PARSED.get_or_init(|| {
+        FIXED_QUERIES
+            .iter()
+            .map(|(n, text)| {
+                let q = SparqlParser::new()
+                    .parse_query(text)
+                    .map_err(|e| e.to_string());
+                (*n, q)
+            })
+            .collect()
+    });
+    match parsed.iter().find(|(n, _)| *n == name) {
+        Some((_, Ok(q))) => Ok(q.clone()),
+        Some((_, Err(message))) => Err(OracleError::BuiltinQuery {
+            name: format!("queries/{name}.rq"),
+            message: message.clone(),
+        }),
+        None => Err(OracleError::BuiltinQuery {
+            name: format!("queries/{name}.rq"),
+            message: "no such query".into(),
+        }),
+    }
+}
+
+/// Fills the (empty) `VALUES ?var { }` block of a fixed query with terms. Terms enter the
+/// query as algebra nodes, never as text.
+pub fn fill_values(
+    query: &mut Query,
+    var: &str,
+    terms: Vec<GroundTerm>,
+) -> Result<(), OracleError> {
+    let pattern = match query {
+        Query::Select { pattern, .. }
+        | Query::Ask { pattern, .. }
+        | Query::Construct { pattern, .. }
+        | Query::Describe { pattern, .. } => pattern,
+    };
+    let mut terms = Some(terms);
+    fill_in_pattern(pattern, var, &mut terms);
+    if terms.is_some() {
+        return Err(OracleError::BuiltinQuery {
+            name: query.to_string(),
+            message: format!("no VALUES block for ?{var}"),
+        });
+    }
+    Ok(())
+}
+
+fn fill_in_pattern(pattern: &mut GraphPattern, var: &str, terms: &mut Option<Vec<GroundTerm>>) {
+    if terms.is_none() {
+        return;
+    }
+    match pattern {
+        GraphPattern::Values {
+            variables,
+            bindings,
+        } if variables.len() == 1 && variables[0] == Variable::new_unchecked(var) => {
+            if let Some(ts) = terms.take() {
+                *bindings = ts.into_iter().map(|t| vec![Some(t)]).collect();
+            }
+        }
+        GraphPattern::Join { left, right }
+        | GraphPattern::LeftJoin { left, right, .. }
+        | GraphPattern::Union { left, right }
+        | GraphPattern::Minus { left, right } => {
+            fill_in_pattern(left, var, terms);
+            fill_in_pattern(right, var, terms);
+        }
+        GraphPattern::Filter { inner, .. }
+        | GraphPattern::Graph { inner, .. }
+        | GraphPattern::Extend { inner, .. }
+        | GraphPattern::OrderBy { inner, .. }
+        | GraphPattern::Project { inner, .. }
+        | GraphPattern::Distinct { inner }
+        | GraphPattern::Reduced { inner }
+        | GraphPattern::Slice { inner, .. }
+        | GraphPattern::Group { inner, .. }
+        | GraphPattern::Service { inner, .. } => fill_in_pattern(inner, var, terms),
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_fixed_query_parses() {
+        for (name, _) in FIXED_QUERIES {
+            fixed_query(name).unwrap_or_else(|e| panic!("{e}"));
+        }
+    }
+}

@@ -1,0 +1,9 @@
+//! From concepts to SPARQL algebra, and the fixed queries of `queries/`.
+
+mod build;
+mod compile;
+mod fixed;
+mod truth;
+
+pub use compile::{Compiler, Polarity};
+pub use fixed::{FIXED_QUERIES, fill_values, fixed_query};

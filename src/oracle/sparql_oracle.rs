@@ -1,0 +1,220 @@
+//! The uncached oracle: compiles each question to one SPARQL query per chunk of examples.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use oxigraph::model::{NamedNode, Term};
+use spargebra::Query;
+use spargebra::term::{GroundTerm, Variable};
+
+use super::backend::{SolutionTable, SparqlBackend};
+use super::sparql::{Compiler, Polarity, fill_values, fixed_query};
+use super::{
+    IndividualId, IndividualSet, MembershipOracle, OracleError, OracleStats, Signature,
+    StatsCounter, TruthSets, load_signature,
+};
+use crate::concept::{Concept, Iri, Literal};
+
+/// Tuning of the query shapes.
+#[derive(Clone, Debug)]
+pub struct OracleOptions {
+    /// Examples per `VALUES` block. Remote endpoints fail on thousands of bindings
+    /// (Virtuoso: ~4,095 terms), so the default stays well below.
+    pub values_chunk: usize,
+}
+
+impl Default for OracleOptions {
+    fn default() -> Self {
+        OracleOptions { values_chunk: 1000 }
+    }
+}
+
+/// A membership oracle over any SPARQL backend.
+pub struct SparqlOracle<B: SparqlBackend> {
+    backend: B,
+    signature: Arc<Signature>,
+    options: OracleOptions,
+    counters: StatsCounter,
+}
+
+impl<B: SparqlBackend> SparqlOracle<B> {
+    /// Reads the signature from the backend (a dozen fixed queries) and wraps it.
+    pub fn new(backend: B, options: OracleOptions) -> Result<Self, OracleError> {
+        let signature = Arc::new(load_signature(&backend)?);
+        Ok(Self::with_signature(backend, signature, options))
+    }
+
+    /// Reuses an already loaded signature (several oracles over one store).
+    pub fn with_signature(backend: B, signature: Arc<Signature>, options: OracleOptions) -> Self {
+        SparqlOracle {
+            backend,
+            signature,
+            options,
+            counters: StatsCounter::default(),
+        }
+    }
+
+    pub fn backend(&self) -> &B {
+        &self.backend
+    }
+
+    pub fn signature_ref(&self) -> &Signature {
+        &self.signature
+    }
+
+    pub fn shared_signature(&self) -> Arc<Signature> {
+        Arc::clone(&self.signature)
+    }
+
+    /// The query that `covered` sends for one chunk of examples (for logs and error reports).
+    pub fn covered_query(&self, c: &Concept, among: &IndividualSet) -> Result<Query, OracleError> {
+        Compiler::new(&self.signature).covered_query(c, &self.example_nodes(among))
+    }
+
+    fn example_nodes(&self, among: &IndividualSet) -> Vec<NamedNode> {
+        self.signature
+            .iris_of(among)
+            .map(|i| NamedNode::new_unchecked(i.as_str()))
+            .collect()
+    }
+
+    fn run(&self, query: &Query) -> Result<SolutionTable, OracleError> {
+        let started = Instant::now();
+        let result = self.backend.select(query);
+        StatsCounter::add(&self.counters.queries_sent, 1);
+        StatsCounter::add(
+            &self.counters.backend_time_ns,
+            started.elapsed().as_nanos() as u64,
+        );
+        if let Ok(table) = &result {
+            StatsCounter::add(&self.counters.rows_received, table.rows.len() as u64);
+        }
+        result
+    }
+
+    /// Runs `build(chunk)` for each chunk of `among` and collects the `?x` column as a set.
+    fn members_by_chunks(
+        &self,
+        among: &IndividualSet,
+        build: impl Fn(&[NamedNode]) -> Query,
+    ) -> Result<IndividualSet, OracleError> {
+        let mut out = self.signature.empty_set();
+        let nodes = self.example_nodes(among);
+        for chunk in nodes.chunks(self.options.values_chunk.max(1)) {
+            let table = self.run(&build(chunk))?;
+            for term in table.column_values("x") {
+                if let Term::NamedNode(n) = term
+                    && let Some(id) = self.signature.individual_id(n.as_str())
+                {
+                    out.insert(id);
+                }
+            }
+        }
+        out.intersect_with(among);
+        Ok(out)
+    }
+
+    fn truth_set(
+        &self,
+        c: &Concept,
+        among: &IndividualSet,
+        polarity: Polarity,
+    ) -> Result<IndividualSet, OracleError> {
+        let compiler = Compiler::new(&self.signature);
+        let x = Variable::new_unchecked("x");
+        let condition = compiler.truth(c, &x, polarity)?;
+        self.members_by_chunks(among, |chunk| {
+            compiler.select_members(condition.clone(), chunk)
+        })
+    }
+}
+
+impl<B: SparqlBackend> MembershipOracle for SparqlOracle<B> {
+    fn signature(&self) -> &Signature {
+        &self.signature
+    }
+
+    fn covered(&self, c: &Concept, among: &IndividualSet) -> Result<IndividualSet, OracleError> {
+        StatsCounter::add(&self.counters.evaluations, 1);
+        match c {
+            Concept::Top => return Ok(among.clone()),
+            Concept::Bottom => return Ok(self.signature.empty_set()),
+            _ if among.is_empty() => return Ok(self.signature.empty_set()),
+            _ => {}
+        }
+        let compiler = Compiler::new(&self.signature);
+        let x = Variable::new_unchecked("x");
+        let condition = compiler.member(c, &x)?;
+        self.members_by_chunks(among, |chunk| {
+            compiler.select_members(condition.clone(), chunk)
+        })
+    }
+
+    fn truth(&self, c: &Concept, among: &IndividualSet) -> Result<TruthSets, OracleError> {
+        StatsCounter::add(&self.counters.evaluations, 1);
+        if among.is_empty() {
+            let empty = self.signature.empty_set();
+            return Ok(TruthSets {
+                true_set: empty.clone(),
+                false_set: empty,
+            });
+        }
+        Ok(TruthSets {
+            true_set: self.truth_set(c, among, Polarity::True)?,
+            false_set: self.truth_set(c, among, Polarity::False)?,
+        })
+    }
+
+    fn data_values(
+        &self,
+        property: &Iri,
+        among: &IndividualSet,
+    ) -> Result<Vec<(IndividualId, Literal)>, OracleError> {
+        let props: Vec<GroundTerm> = self
+            .signature
+            .data_property_closure(property)
+            .iter()
+            .map(|p| GroundTerm::NamedNode(NamedNode::new_unchecked(p.as_str())))
+            .collect();
+        let mut out = Vec::new();
+        let nodes = self.example_nodes(among);
+        for chunk in nodes.chunks(self.options.values_chunk.max(1)) {
+            let mut query = fixed_query("data_values")?;
+            fill_values(
+                &mut query,
+                "x",
+                chunk.iter().cloned().map(GroundTerm::NamedNode).collect(),
+            )?;
+            fill_values(&mut query, "p", props.clone())?;
+            let table = self.run(&query)?;
+            let (Some(cx), Some(cv)) = (table.column("x"), table.column("v")) else {
+                continue;
+            };
+            for row in &table.rows {
+                let (Some(Some(Term::NamedNode(x))), Some(Some(Term::Literal(v)))) =
+                    (row.get(cx), row.get(cv))
+                else {
+                    continue;
+                };
+                if let Some(id) = self.signature.individual_id(x.as_str()) {
+                    out.push((id, concept_literal(v)));
+                }
+            }
+        }
+        out.sort();
+        out.dedup();
+        Ok(out)
+    }
+
+    fn stats(&self) -> OracleStats {
+        self.counters.snapshot()
+    }
+}
+
+/// An RDF literal as a concept literal.
+pub fn concept_literal(l: &oxigraph::model::Literal) -> Literal {
+    match l.language() {
+        Some(lang) => Literal::lang_string(l.value(), lang),
+        None => Literal::typed(l.value(), l.datatype().as_str()),
+    }
+}

@@ -1,0 +1,3 @@
+//! Refinement and concept generation over a signature (never the oracle).
+
+pub mod random;
