@@ -27,9 +27,6 @@ pub enum LoadError {
         column: Option<u64>,
         message: String,
     },
-    /// horned-owl parsed the file but dropped or could not render part of it.
-    #[error("incomplete parse of {path}: {reason}")]
-    Incomplete { path: PathBuf, reason: String },
     /// The file parsed to nothing: never hand out a silently empty KB.
     #[error("no triples in {path}: {reason}")]
     Empty { path: PathBuf, reason: String },
@@ -57,7 +54,6 @@ impl LoadError {
             | Self::UnknownFormat { path, .. }
             | Self::Encoding { path, .. }
             | Self::Syntax { path, .. }
-            | Self::Incomplete { path, .. }
             | Self::Empty { path, .. }
             | Self::Store { path, .. } => path,
         }
