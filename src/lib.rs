@@ -1,5 +1,4 @@
-//! oxilearn: learn OWL class expressions directly over Linked Data.
-//!
+#![doc = include_str!("../README.md")]
 //! Layers (arrows point down only): `cli` → learners → `oracle` (membership oracle over an
 //! embedded Oxigraph store or a SPARQL endpoint) → `concept` (the class-expression language).
 

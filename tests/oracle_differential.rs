@@ -8,7 +8,8 @@ mod common;
 use std::path::PathBuf;
 
 use oxilearn::concept::{normalize, to_manchester_full};
-use oxilearn::oracle::{CacheOptions, Cached, IndividualSet, MembershipOracle};
+use oxilearn::oracle::sparql::ClassAtoms;
+use oxilearn::oracle::{CacheOptions, Cached, IndividualSet, MembershipOracle, OracleOptions};
 use oxilearn::refine::random::{RandomConcepts, RandomOptions};
 
 /// A sample of at most `n` individuals, spread over the id range (deterministic).
@@ -23,7 +24,17 @@ fn sample(universe: usize, n: usize) -> IndividualSet {
 }
 
 fn differential(files: &[PathBuf], concepts: usize, seed: u64, examples: usize) {
-    let p = common::pair(files);
+    differential_with(files, concepts, seed, examples, OracleOptions::default());
+}
+
+fn differential_with(
+    files: &[PathBuf],
+    concepts: usize,
+    seed: u64,
+    examples: usize,
+    options: OracleOptions,
+) {
+    let p = common::pair_with(files, options);
     let sig = p.signature();
     let among = sample(sig.individual_count(), examples);
     let cached = Cached::new(&p.sparql, CacheOptions::default());
@@ -128,4 +139,24 @@ fn carcinogenesis_sample_agrees() {
         return;
     };
     differential(&[f], 300, 14, 300);
+}
+
+/// Class atoms written as the property path give the same answers as the precomputed types,
+/// and small VALUES chunks the same as one block.
+#[test]
+fn path_shaped_class_atoms_and_small_chunks_agree() {
+    let options = OracleOptions {
+        values_chunk: 7,
+        class_atoms: ClassAtoms::Path,
+    };
+    differential_with(
+        &[common::repo_path("fixtures/family/family.ttl")],
+        400,
+        15,
+        1000,
+        options.clone(),
+    );
+    if let Some(f) = common::shared_dataset("family/family-benchmark_rich_background.owl") {
+        differential_with(&[f], 400, 16, 1000, options);
+    }
 }

@@ -145,6 +145,15 @@ impl ReferenceOracle {
         out
     }
 
+    /// `owl:Thing` is ⊤ and `owl:Nothing` ⊥ (as in the normal form); other classes by types.
+    fn class_extension(&self, class: &str) -> NodeSet {
+        match class {
+            crate::concept::vocab::OWL_THING => self.full(),
+            crate::concept::vocab::OWL_NOTHING => self.empty(),
+            _ => self.instances_of(class),
+        }
+    }
+
     fn successors(&self, role: &Role) -> Arc<Successors> {
         if let Ok(map) = self.roles.lock()
             && let Some(s) = map.get(role)
@@ -300,7 +309,7 @@ impl ReferenceOracle {
         Ok(match c {
             Concept::Top => self.full(),
             Concept::Bottom => self.empty(),
-            Concept::Class(a) => self.instances_of(a.as_str()),
+            Concept::Class(a) => self.class_extension(a.as_str()),
             Concept::Not(inner) => self.complement(&self.extension(inner)?),
             Concept::And(cs) => {
                 let mut acc = self.full();
@@ -403,12 +412,15 @@ impl ReferenceOracle {
     /// `oracle::sparql::truth`).
     pub fn truth_extension(&self, c: &Concept, pol: Polarity) -> Result<NodeSet, OracleError> {
         use Polarity::{False as F, True as T};
+        if let Some(constant) = crate::oracle::sparql::vocabulary_constant(c) {
+            return self.truth_extension(&constant, pol);
+        }
         let t = |c: &Concept| self.truth_extension(c, T);
         let f = |c: &Concept| self.truth_extension(c, F);
         Ok(match (c, pol) {
             (Concept::Top, T) | (Concept::Bottom, F) => self.full(),
             (Concept::Top, F) | (Concept::Bottom, T) => self.empty(),
-            (Concept::Class(a), T) => self.instances_of(a.as_str()),
+            (Concept::Class(a), T) => self.class_extension(a.as_str()),
             (Concept::Class(a), F) => self.provably_not(a),
             (Concept::Not(inner), _) => self.truth_extension(inner, pol.flip())?,
             (Concept::And(cs), T) | (Concept::Or(cs), F) => {

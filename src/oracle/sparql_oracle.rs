@@ -8,7 +8,7 @@ use spargebra::Query;
 use spargebra::term::{GroundTerm, Variable};
 
 use super::backend::{SolutionTable, SparqlBackend};
-use super::sparql::{Compiler, Polarity, fill_values, fixed_query};
+use super::sparql::{ClassAtoms, Compiler, Polarity, fill_values, fixed_query};
 use super::{
     IndividualId, IndividualSet, MembershipOracle, OracleError, OracleStats, Signature,
     StatsCounter, TruthSets, load_signature,
@@ -21,11 +21,16 @@ pub struct OracleOptions {
     /// Examples per `VALUES` block. Remote endpoints fail on thousands of bindings
     /// (Virtuoso: ~4,095 terms), so the default stays well below.
     pub values_chunk: usize,
+    /// How class atoms are written in queries.
+    pub class_atoms: ClassAtoms,
 }
 
 impl Default for OracleOptions {
     fn default() -> Self {
-        OracleOptions { values_chunk: 1000 }
+        OracleOptions {
+            values_chunk: 1000,
+            class_atoms: ClassAtoms::default(),
+        }
     }
 }
 
@@ -68,7 +73,11 @@ impl<B: SparqlBackend> SparqlOracle<B> {
 
     /// The query that `covered` sends for one chunk of examples (for logs and error reports).
     pub fn covered_query(&self, c: &Concept, among: &IndividualSet) -> Result<Query, OracleError> {
-        Compiler::new(&self.signature).covered_query(c, &self.example_nodes(among))
+        self.compiler().covered_query(c, &self.example_nodes(among))
+    }
+
+    fn compiler(&self) -> Compiler<'_> {
+        Compiler::with_class_atoms(&self.signature, self.options.class_atoms)
     }
 
     fn example_nodes(&self, among: &IndividualSet) -> Vec<NamedNode> {
@@ -120,7 +129,7 @@ impl<B: SparqlBackend> SparqlOracle<B> {
         among: &IndividualSet,
         polarity: Polarity,
     ) -> Result<IndividualSet, OracleError> {
-        let compiler = Compiler::new(&self.signature);
+        let compiler = self.compiler();
         let x = Variable::new_unchecked("x");
         let condition = compiler.truth(c, &x, polarity)?;
         self.members_by_chunks(among, |chunk| {
@@ -142,7 +151,7 @@ impl<B: SparqlBackend> MembershipOracle for SparqlOracle<B> {
             _ if among.is_empty() => return Ok(self.signature.empty_set()),
             _ => {}
         }
-        let compiler = Compiler::new(&self.signature);
+        let compiler = self.compiler();
         let x = Variable::new_unchecked("x");
         let condition = compiler.member(c, &x)?;
         self.members_by_chunks(among, |chunk| {

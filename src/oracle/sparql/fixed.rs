@@ -34,6 +34,8 @@ fixed_queries!(
     literal_statistics,
     boolean_counts,
     data_values,
+    class_edges,
+    blank_types,
 );
 
 /// The parsed query `name` (cloned from a parse-once table).

@@ -5,5 +5,6 @@ mod compile;
 mod fixed;
 mod truth;
 
-pub use compile::{Compiler, Polarity};
+pub use compile::{ClassAtoms, Compiler, Polarity};
 pub use fixed::{FIXED_QUERIES, fill_values, fixed_query};
+pub(crate) use truth::vocabulary_constant;

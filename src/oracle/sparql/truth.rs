@@ -33,6 +33,17 @@ use super::compile::{Compiler, Polarity};
 use crate::concept::{Concept, Iri, Role};
 use crate::oracle::OracleError;
 
+/// `owl:Thing` and `owl:Nothing` written as classes are ⊤ and ⊥ (as in the normal form).
+pub(crate) fn vocabulary_constant(c: &Concept) -> Option<Concept> {
+    match c {
+        Concept::Class(a) if a.as_str() == crate::concept::vocab::OWL_THING => Some(Concept::Top),
+        Concept::Class(a) if a.as_str() == crate::concept::vocab::OWL_NOTHING => {
+            Some(Concept::Bottom)
+        }
+        _ => None,
+    }
+}
+
 impl Compiler<'_> {
     /// The condition for the individual bound to `v` to be in `T(c)` or `F(c)`.
     pub fn truth(
@@ -42,6 +53,9 @@ impl Compiler<'_> {
         pol: Polarity,
     ) -> Result<Expression, OracleError> {
         use Polarity::{False as F, True as T};
+        if let Some(constant) = vocabulary_constant(c) {
+            return self.truth(&constant, v, pol);
+        }
         Ok(match (c, pol) {
             (Concept::Top, T) | (Concept::Bottom, F) => truth(true),
             (Concept::Top, F) | (Concept::Bottom, T) => truth(false),
