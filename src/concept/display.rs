@@ -4,7 +4,7 @@
 //! concepts: `And`/`Or` with at least two operands, `Numeric` ranges with at least one bound,
 //! language-tagged literals typed `rdf:langString`, IRIs writable as `<…>` (absolute, no
 //! spaces or `<>"{}|^`\`), data restrictions on properties the vocabulary knows as data
-//! properties and roles on properties it does not. Everything else still prints (never
+//! properties, roles on properties it does not, classes that are not known datatypes. Everything else still prints (never
 //! panics) but may read back differently: `And([])` prints as `Thing`, `Or([])` as
 //! `Nothing`, a one-operand `And`/`Or` as its operand — the parsers never build those.
 //!

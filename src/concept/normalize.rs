@@ -26,6 +26,10 @@ use super::model::{Bound, Concept, DataRange, vocab};
 /// * {…} sorted and deduplicated, {} = ⊥; has-value and has-self unchanged.
 /// * A numeric data range that is empty by its bounds (lower > upper, or equal with an
 ///   exclusive end) is ⊥.
+///
+/// The result has at most one ¬ per atom more than the input, except for negated exact
+/// cardinalities: ¬=n r.C mentions C twice, so nesting them doubles the output per level.
+/// Cost is roughly the size of the result times its depth.
 pub fn normalize(c: &Concept) -> Concept {
     positive(c)
 }
@@ -110,13 +114,24 @@ fn negative(c: &Concept) -> Concept {
         Concept::Exactly { n: 0, role, filler } => {
             positive(&Concept::min(1, role.clone(), (**filler).clone()))
         }
-        Concept::Exactly { n, role, filler } => match n.checked_add(1) {
-            Some(m) => positive(&Concept::Or(vec![
-                Concept::max(n - 1, role.clone(), (**filler).clone()),
-                Concept::min(m, role.clone(), (**filler).clone()),
-            ])),
-            None => complement_of_atom(positive(c)),
-        },
+        Concept::Exactly { n, .. } if n.checked_add(1).is_none() => complement_of_atom(positive(c)),
+        Concept::Exactly { n, role, filler } => {
+            // ¬=n r.C = ≤(n−1) r.C ⊔ ≥(n+1) r.C. The filler is normalised once and the
+            // pieces are built from it directly, so nested ¬= do not re-normalise it twice.
+            let f = positive(filler);
+            if f == Concept::Bottom {
+                return Concept::Top;
+            }
+            let below = if *n == 1 {
+                match negative(&f) {
+                    Concept::Top => Concept::Top,
+                    g => Concept::only(role.clone(), g),
+                }
+            } else {
+                Concept::max(n - 1, role.clone(), f.clone())
+            };
+            or(vec![below, Concept::min(n + 1, role.clone(), f)])
+        }
         Concept::Top
         | Concept::Bottom
         | Concept::Class(_)
@@ -166,12 +181,13 @@ fn junction(ops: Vec<Concept>, is_and: bool) -> Concept {
     }
     flat.sort();
     flat.dedup();
-    // C together with its complement. Operands are normal, so the complement's normal form
-    // is `negative(op)`, which is what would appear if it were present.
-    if flat
-        .iter()
-        .any(|op| flat.binary_search(&negative(op)).is_ok())
-    {
+    // C together with its complement. The complement of a ⊓ (⊔) operand is a ⊔ (⊓), which a
+    // flattened ⊔ (⊓) cannot contain, so those are skipped.
+    let complement_present = |op: &Concept| {
+        !matches!(op, Concept::And(_) | Concept::Or(_))
+            && flat.binary_search(&complement(op)).is_ok()
+    };
+    if flat.iter().any(complement_present) {
         return zero;
     }
     match flat.len() {
@@ -179,6 +195,56 @@ fn junction(ops: Vec<Concept>, is_and: bool) -> Concept {
         1 => flat.remove(0),
         _ if is_and => Concept::And(flat),
         _ => Concept::Or(flat),
+    }
+}
+
+/// ¬x for a normal `x`, built structurally in one traversal. It is always equivalent to ¬x
+/// and for normal input it is the normal form of ¬x, so finding it among the operands means
+/// a contradiction. Unlike [`negative`] it does not re-run junction checks, which would
+/// compound through nested ⊓/⊔ (exponential in depth).
+fn complement(x: &Concept) -> Concept {
+    match x {
+        Concept::Top => Concept::Bottom,
+        Concept::Bottom => Concept::Top,
+        Concept::Not(inner) => (**inner).clone(),
+        Concept::And(cs) => sorted_flat(cs.iter().map(complement).collect(), false),
+        Concept::Or(cs) => sorted_flat(cs.iter().map(complement).collect(), true),
+        Concept::Some { role, filler } => Concept::only(role.clone(), complement(filler)),
+        Concept::Only { role, filler } => Concept::some(role.clone(), complement(filler)),
+        Concept::Min { n, role, filler } if *n >= 2 => {
+            Concept::max(n - 1, role.clone(), (**filler).clone())
+        }
+        Concept::Max { n, role, filler } if *n >= 1 && *n < u32::MAX => {
+            Concept::min(n + 1, role.clone(), (**filler).clone())
+        }
+        Concept::Exactly { n, role, filler } if *n >= 1 && *n < u32::MAX => {
+            let below = if *n == 1 {
+                Concept::only(role.clone(), complement(filler))
+            } else {
+                Concept::max(n - 1, role.clone(), (**filler).clone())
+            };
+            let above = Concept::min(n + 1, role.clone(), (**filler).clone());
+            sorted_flat(vec![below, above], false)
+        }
+        other => Concept::not(other.clone()),
+    }
+}
+
+/// ⊓ (`is_and`) or ⊔ of operands, flattened and sorted, without further simplification.
+fn sorted_flat(ops: Vec<Concept>, is_and: bool) -> Concept {
+    let mut flat = Vec::with_capacity(ops.len());
+    for op in ops {
+        match op {
+            Concept::And(inner) if is_and => flat.extend(inner),
+            Concept::Or(inner) if !is_and => flat.extend(inner),
+            op => flat.push(op),
+        }
+    }
+    flat.sort();
+    if is_and {
+        Concept::And(flat)
+    } else {
+        Concept::Or(flat)
     }
 }
 

@@ -217,3 +217,25 @@ fn empty_numeric_ranges_are_bottom() {
     let point = range(5.0, true, 5.0, true);
     assert_eq!(n(&point), point);
 }
+
+#[test]
+fn deep_concepts_stay_cheap() {
+    // Alternating ¬/⊓/⊔/∃ 40 levels deep: the complement checks must not compound.
+    let mut c = a();
+    for i in 0..40 {
+        c = match i % 3 {
+            0 => not(Concept::And(vec![b(), c])),
+            1 => Concept::some(r(), Concept::Or(vec![c, not(a())])),
+            _ => not(Concept::only(r(), Concept::And(vec![c, b()]))),
+        };
+    }
+    let once = n(&c);
+    assert!(crate::concept::metrics::depth(&once) > 20);
+    // ¬=n r.C mentions C twice (≤(n−1) r.C ⊔ ≥(n+1) r.C), so nesting doubles the *output*;
+    // at depth 10 that is ~1000 nodes and must stay fast.
+    let mut c = a();
+    for i in 0..10 {
+        c = not(Concept::exactly(1 + i % 2, r(), Concept::And(vec![c, b()])));
+    }
+    n(&c);
+}
