@@ -58,7 +58,14 @@ fn instances_json_has_the_documented_fields() {
 #[test]
 fn open_world_instances_report_non_instances_and_unknowns() {
     let v = json(&[
-        "instances", "--kb", FAMILY, "--concept", "Male", "--semantics", "open", "--json",
+        "instances",
+        "--kb",
+        FAMILY,
+        "--concept",
+        "Male",
+        "--semantics",
+        "open",
+        "--json",
     ]);
     assert_eq!(v["semantics"], "open");
     // Male and Female are declared disjoint: females are provably not male.
@@ -75,11 +82,27 @@ fn open_world_instances_report_non_instances_and_unknowns() {
 #[test]
 fn evaluate_gives_one_object_per_problem_and_an_array_for_several() {
     let one = json(&[
-        "evaluate", "--kb", FAMILY, "--problems", PROBLEMS, "--problem", "Father", "--concept",
-        FATHER, "--json",
+        "evaluate",
+        "--kb",
+        FAMILY,
+        "--problems",
+        PROBLEMS,
+        "--problem",
+        "Father",
+        "--concept",
+        FATHER,
+        "--json",
     ]);
     for field in [
-        "concept", "tp", "fp", "tn", "fn", "accuracy", "precision", "recall", "f1",
+        "concept",
+        "tp",
+        "fp",
+        "tn",
+        "fn",
+        "accuracy",
+        "precision",
+        "recall",
+        "f1",
     ] {
         assert!(one.get(field).is_some(), "missing {field}");
     }
@@ -88,7 +111,14 @@ fn evaluate_gives_one_object_per_problem_and_an_array_for_several() {
     assert_eq!(one["tp"], 5);
     assert_eq!(one["fn"], 0);
     let all = json(&[
-        "evaluate", "--kb", FAMILY, "--problems", PROBLEMS, "--concept", FATHER, "--json",
+        "evaluate",
+        "--kb",
+        FAMILY,
+        "--problems",
+        PROBLEMS,
+        "--concept",
+        FATHER,
+        "--json",
     ]);
     assert_eq!(all.as_array().unwrap().len(), 6);
 }
@@ -97,7 +127,12 @@ fn evaluate_gives_one_object_per_problem_and_an_array_for_several() {
 fn dl_syntax_and_manchester_agree() {
     let a = json(&["instances", "--kb", FAMILY, "--concept", FATHER, "--json"]);
     let b = json(&[
-        "instances", "--kb", FAMILY, "--concept", "Male ⊓ ∃hasChild.⊤", "--json",
+        "instances",
+        "--kb",
+        FAMILY,
+        "--concept",
+        "Male ⊓ ∃hasChild.⊤",
+        "--json",
     ]);
     assert_eq!(a["individuals"], b["individuals"]);
 }
@@ -105,7 +140,12 @@ fn dl_syntax_and_manchester_agree() {
 #[test]
 fn conf_file_names_its_own_knowledge_base() {
     let v = json(&[
-        "evaluate", "--problems", "fixtures/family/family.conf", "--concept", FATHER, "--json",
+        "evaluate",
+        "--problems",
+        "fixtures/family/family.conf",
+        "--concept",
+        FATHER,
+        "--json",
     ]);
     assert_eq!(v["f1"], 1.0);
 }
@@ -131,10 +171,20 @@ fn unknown_class_is_an_error_with_exit_code_2() {
 
 #[test]
 fn missing_or_broken_files_are_named_in_the_error() {
-    let err = fails_with(&["instances", "--kb", "fixtures/nope.ttl", "--concept", "Thing"]);
+    let err = fails_with(&[
+        "instances",
+        "--kb",
+        "fixtures/nope.ttl",
+        "--concept",
+        "Thing",
+    ]);
     assert!(err.contains("nope.ttl"), "{err}");
     let err = fails_with(&[
-        "instances", "--kb", "fixtures/loading/broken.ttl", "--concept", "Thing",
+        "instances",
+        "--kb",
+        "fixtures/loading/broken.ttl",
+        "--concept",
+        "Thing",
     ]);
     assert!(err.contains("broken.ttl"), "{err}");
     assert!(err.contains("line"), "names the line: {err}");
@@ -166,7 +216,14 @@ fn examples_that_are_not_individuals_are_all_listed() {
 #[test]
 fn unknown_problem_lists_the_available_ones() {
     let err = fails_with(&[
-        "evaluate", "--kb", FAMILY, "--problems", PROBLEMS, "--problem", "Nope", "--concept",
+        "evaluate",
+        "--kb",
+        FAMILY,
+        "--problems",
+        PROBLEMS,
+        "--problem",
+        "Nope",
+        "--concept",
         "Thing",
     ]);
     assert!(err.contains("Nope") && err.contains("Father"), "{err}");
@@ -196,7 +253,15 @@ fn family_benchmark_named_classes_solve_their_problems() {
         "Son",
     ] {
         let v = json(&[
-            "evaluate", "--kb", kb, "--problems", lps, "--problem", name, "--concept", name,
+            "evaluate",
+            "--kb",
+            kb,
+            "--problems",
+            lps,
+            "--problem",
+            name,
+            "--concept",
+            name,
             "--json",
         ]);
         assert_eq!(v["f1"], 1.0, "{name}: {v}");
@@ -211,8 +276,19 @@ fn family_benchmark_named_classes_solve_their_problems() {
         "Uncle",
     ] {
         let err = fails_with(&[
-            "evaluate", "--kb", kb, "--problems", lps, "--problem", name, "--concept", name,
+            "evaluate",
+            "--kb",
+            kb,
+            "--problems",
+            lps,
+            "--problem",
+            name,
+            "--concept",
+            name,
         ]);
         assert!(err.contains(name), "{name}: {err}");
+        if name == "Grandgrandfather" {
+            assert!(err.contains("did you mean Grandfather"), "{err}");
+        }
     }
 }

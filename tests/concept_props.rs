@@ -156,7 +156,7 @@ fn ambiguous_and_unknown_names_list_candidates() {
     let err = parse_manchester("Male and Person", &v).unwrap_err();
     let ParseError::Name {
         at,
-        source: NameError::Ambiguous { candidates, .. },
+        error: NameError::Ambiguous { candidates, .. },
     } = &err
     else {
         panic!("{err:?}")
@@ -190,7 +190,7 @@ fn ambiguous_and_unknown_names_list_candidates() {
     );
     let err = parse_manchester("ex:Male and {alise}", &v).unwrap_err();
     let ParseError::Name {
-        source: NameError::Unknown { suggestions, .. },
+        error: NameError::Unknown { suggestions, .. },
         ..
     } = &err
     else {

@@ -343,8 +343,9 @@ impl Vocabulary {
         }
     }
 
-    /// Up to 5 names close to `name`: edit distance ≤ 2, or equal / prefix of each other
-    /// ignoring case. Returned in printable form (each resolves).
+    /// Up to 5 names close to `name`, ignoring case: edit distance ≤ 2 (or ≤ a third of the
+    /// length), one a prefix of the other, or one containing the other (at least 4
+    /// characters: `Grandgrandfather` suggests `Grandfather`). Closest first, printable form.
     fn suggestions(&self, name: &str, group: &[EntityKind]) -> Vec<String> {
         let lower = name.to_lowercase();
         let mut scored: Vec<(usize, String)> = Vec::new();
@@ -353,8 +354,11 @@ impl Vocabulary {
                 let other = local.to_lowercase();
                 let d = lexical::edit_distance(&lower, &other);
                 let close = d <= 2
+                    || d * 3 <= lower.len().max(other.len())
                     || (lower.len() >= 2 && other.starts_with(&lower))
-                    || (other.len() >= 2 && lower.starts_with(&other));
+                    || (other.len() >= 2 && lower.starts_with(&other))
+                    || (other.len() >= 4 && lower.contains(&other))
+                    || (lower.len() >= 4 && other.contains(&lower));
                 if close {
                     for iri in iris {
                         scored.push((d, self.short_name(iri, *k)));

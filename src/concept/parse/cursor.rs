@@ -112,7 +112,7 @@ impl<'a> Cursor<'a> {
     pub fn name_error(&self, source: NameError) -> ParseError {
         ParseError::Name {
             at: self.position(),
-            source,
+            error: source,
         }
     }
 

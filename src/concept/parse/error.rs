@@ -50,13 +50,10 @@ pub enum ParseError {
         expected: String,
         found: String,
     },
-    /// A name that does not resolve.
-    #[error("{at}: {source}")]
-    Name {
-        at: Position,
-        #[source]
-        source: NameError,
-    },
+    /// A name that does not resolve. (`source` is shown in this message, not chained as
+    /// an error source, so reports do not print it twice.)
+    #[error("{at}: {error}")]
+    Name { at: Position, error: NameError },
     /// Valid OWL that this crate cannot represent (refused rather than silently dropped).
     #[error("{at}: unsupported: {construct}")]
     Unsupported { at: Position, construct: String },

@@ -281,7 +281,7 @@ fn errors_have_positions_and_expectations() {
 #[test]
 fn name_errors_are_wrapped() {
     let err = man_err("Male and\n  Person");
-    let ParseError::Name { at, source } = &err else {
+    let ParseError::Name { at, error: source } = &err else {
         panic!("{err:?}")
     };
     assert_eq!((at.line, at.column), (2, 3));
