@@ -165,17 +165,21 @@ fn path_shaped_class_atoms_and_small_chunks_agree() {
 #[test]
 fn data_values_agree() {
     let mut files = vec![common::repo_path("fixtures/family/family.ttl")];
-    files.extend(common::shared_dataset("carcinogenesis/carcinogenesis.nt.gz"));
+    files.extend(common::shared_dataset(
+        "carcinogenesis/carcinogenesis.nt.gz",
+    ));
     for f in files {
         let p = common::pair(std::slice::from_ref(&f));
         let sig = p.signature();
         let all = sample(sig.individual_count(), 1500);
         assert!(!sig.data_properties.is_empty(), "{}", f.display());
+        let mut values = 0;
         for property in sig.data_properties.keys() {
             let got = p.sparql.data_values(property, &all).expect("sparql");
             let want = p.reference.data_values(property, &all).expect("reference");
-            assert!(!want.is_empty() || sig.data_properties[property].assertions == 0);
             assert_eq!(got, want, "{property:?} in {}", f.display());
+            values += got.len();
         }
+        assert!(values > 0, "no data values at all in {}", f.display());
     }
 }
