@@ -40,6 +40,45 @@ pub struct KbArgs {
     /// (rdfxml, turtle, ntriples, nquads, trig, owlxml, ofn).
     #[arg(long, value_name = "FORMAT")]
     pub format: Option<String>,
+    /// A SPARQL 1.1 query endpoint instead of files (credentials from OXILEARN_ENDPOINT_TOKEN,
+    /// or OXILEARN_ENDPOINT_USER and OXILEARN_ENDPOINT_PASSWORD).
+    #[arg(long, value_name = "URL", conflicts_with = "kb")]
+    pub endpoint: Option<String>,
+    /// The graph to query at the endpoint (sent as default-graph-uri; repeatable).
+    #[arg(long = "graph", value_name = "IRI", requires = "endpoint")]
+    pub graph: Vec<String>,
+    /// Per-request timeout in seconds (endpoints).
+    #[arg(long, value_name = "SECS", default_value_t = 60.0)]
+    pub timeout: f64,
+    /// How queries are sent to the endpoint.
+    #[arg(long, value_enum, default_value_t)]
+    pub method: MethodArg,
+    /// Milliseconds between the starts of two requests (politeness to public endpoints).
+    #[arg(long, value_name = "MS", default_value_t = 50)]
+    pub politeness_ms: u64,
+    /// Requests in flight at once.
+    #[arg(long, value_name = "N", default_value_t = 2)]
+    pub concurrency: usize,
+    /// Most requests this run may send.
+    #[arg(long, value_name = "N")]
+    pub query_budget: Option<u64>,
+    /// The endpoint's result-row cap (answers that reach it are paged).
+    #[arg(long, value_name = "N", default_value_t = 10_000)]
+    pub max_rows: usize,
+    /// Examples per VALUES block (Virtuoso fails beyond ~4,000 terms).
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    pub values_chunk: usize,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum, Default)]
+pub enum MethodArg {
+    /// Form-encoded POST (works everywhere).
+    #[default]
+    Form,
+    /// GET with the query in the URL.
+    Get,
+    /// POST with an application/sparql-query body.
+    Direct,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum, Default)]

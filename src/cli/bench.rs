@@ -160,16 +160,18 @@ fn oracle(args: BenchOracleArgs) -> anyhow::Result<()> {
         &cached,
         false,
     )?);
-    let reference = ReferenceOracle::new(&session.store, sig.clone())?;
-    let ref_n = stream.len().min(300);
-    passes.push(pass(
-        "reference",
-        "in-memory reference evaluator (no SPARQL), for scale",
-        &stream[..ref_n],
-        &among,
-        &reference,
-        false,
-    )?);
+    if let Some(store) = &session.store {
+        let reference = ReferenceOracle::new(store, sig.clone())?;
+        let ref_n = stream.len().min(300);
+        passes.push(pass(
+            "reference",
+            "in-memory reference evaluator (no SPARQL), for scale",
+            &stream[..ref_n],
+            &among,
+            &reference,
+            false,
+        )?);
+    }
 
     let report = OracleBench {
         kb: args.kb.kb.iter().map(|p| p.display().to_string()).collect(),

@@ -8,19 +8,25 @@ use std::sync::Arc;
 use anyhow::{Context, bail};
 use oxigraph::store::Store;
 
-use super::args::KbArgs;
+use std::time::Duration;
+
+use super::args::{KbArgs, MethodArg};
 use crate::concept::{self, Concept, Vocabulary};
 use crate::kb::{self, KbFormat};
-use crate::oracle::backend::EmbeddedBackend;
+use crate::oracle::backend::{
+    Auth, EmbeddedBackend, HttpBackend, HttpOptions, QueryMethod, SparqlBackend,
+    require_capabilities,
+};
 use crate::oracle::{CacheOptions, Cached, OracleOptions, Signature, SparqlOracle};
 
-/// The oracle stack every command uses over an embedded store.
-pub type EmbeddedOracle = Cached<SparqlOracle<EmbeddedBackend>>;
+/// The oracle stack every command uses, over a file-backed store or an endpoint.
+pub type SessionOracle = Cached<SparqlOracle<Box<dyn SparqlBackend>>>;
 
 /// A loaded knowledge base, ready to answer.
 pub struct Session {
-    pub store: Store,
-    pub oracle: EmbeddedOracle,
+    /// The in-memory store when the KB came from files (`None` for an endpoint).
+    pub store: Option<Store>,
+    pub oracle: SessionOracle,
     pub vocabulary: Vocabulary,
     pub triples: usize,
 }
@@ -65,29 +71,79 @@ pub fn load_store(files: &[PathBuf], format: Option<&str>) -> anyhow::Result<(St
     Ok((store, triples))
 }
 
-/// Opens the KB named by `--kb`, or `fallback` (e.g. a .conf file's `ks.fileName`).
+/// Opens the endpoint of `--endpoint`, or the KB files named by `--kb`, or `fallback` (e.g.
+/// a .conf file's `ks.fileName`).
 pub fn open(args: &KbArgs, fallback: Option<PathBuf>) -> anyhow::Result<Session> {
+    if let Some(url) = &args.endpoint {
+        return open_endpoint(args, url);
+    }
     let files = if args.kb.is_empty() {
         fallback.into_iter().collect()
     } else {
         args.kb.clone()
     };
     let (store, triples) = load_store(&files, args.format.as_deref())?;
-    session_over(store, triples)
+    session_over(store, triples, args)
+}
+
+fn oracle_options(args: &KbArgs) -> OracleOptions {
+    OracleOptions {
+        values_chunk: args.values_chunk.max(1),
+        ..OracleOptions::default()
+    }
 }
 
 /// Wraps an already filled store.
-pub fn session_over(store: Store, triples: usize) -> anyhow::Result<Session> {
-    let oracle = SparqlOracle::new(
-        EmbeddedBackend::new(store.clone()),
-        OracleOptions::default(),
-    )
-    .context("reading the signature")?;
+pub fn session_over(store: Store, triples: usize, args: &KbArgs) -> anyhow::Result<Session> {
+    let backend: Box<dyn SparqlBackend> = Box::new(EmbeddedBackend::new(store.clone()));
+    let oracle =
+        SparqlOracle::new(backend, oracle_options(args)).context("reading the signature")?;
+    Ok(wrap(Some(store), oracle, triples))
+}
+
+fn wrap(
+    store: Option<Store>,
+    oracle: SparqlOracle<Box<dyn SparqlBackend>>,
+    triples: usize,
+) -> Session {
     let vocabulary = oracle.signature_ref().vocabulary();
-    Ok(Session {
+    Session {
         store,
         oracle: Cached::new(oracle, CacheOptions::default()),
         vocabulary,
         triples,
-    })
+    }
+}
+
+/// The HTTP settings from the command line.
+pub fn http_options(args: &KbArgs, url: &str) -> anyhow::Result<HttpOptions> {
+    if !(args.timeout.is_finite() && args.timeout > 0.0) {
+        bail!(
+            "--timeout must be a positive number of seconds, not {}",
+            args.timeout
+        );
+    }
+    let mut options = HttpOptions::new(url);
+    options.default_graphs = args.graph.clone();
+    options.timeout = Duration::from_secs_f64(args.timeout);
+    options.method = match args.method {
+        MethodArg::Form => QueryMethod::FormPost,
+        MethodArg::Get => QueryMethod::Get,
+        MethodArg::Direct => QueryMethod::DirectPost,
+    };
+    options.politeness = Duration::from_millis(args.politeness_ms);
+    options.concurrency = args.concurrency.max(1);
+    options.budget = args.query_budget;
+    options.max_rows = args.max_rows.max(1);
+    options.auth = Auth::from_env();
+    Ok(options)
+}
+
+fn open_endpoint(args: &KbArgs, url: &str) -> anyhow::Result<Session> {
+    let backend = HttpBackend::new(http_options(args, url)?)?;
+    require_capabilities(&backend).with_context(|| format!("probing {url}"))?;
+    let backend: Box<dyn SparqlBackend> = Box::new(backend);
+    let oracle = SparqlOracle::new(backend, oracle_options(args))
+        .with_context(|| format!("reading the signature from {url}"))?;
+    Ok(wrap(None, oracle, 0))
 }

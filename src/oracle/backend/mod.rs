@@ -4,8 +4,12 @@
 //! knows whether the store is an embedded Oxigraph `Store` or a remote endpoint.
 
 mod embedded;
+mod http;
+mod probe;
 
 pub use embedded::EmbeddedBackend;
+pub use http::{Auth, HttpBackend, HttpOptions, QueryMethod, ResultsSyntax};
+pub use probe::{Capabilities, probe, require_capabilities};
 
 use oxigraph::model::Term;
 use spargebra::Query;
@@ -43,4 +47,24 @@ pub trait SparqlBackend: Send + Sync {
 
     /// A short human-readable name for error messages and statistics ("embedded", a URL…).
     fn name(&self) -> String;
+}
+
+impl<B: SparqlBackend + ?Sized> SparqlBackend for Box<B> {
+    fn select(&self, query: &Query) -> Result<SolutionTable, OracleError> {
+        (**self).select(query)
+    }
+
+    fn name(&self) -> String {
+        (**self).name()
+    }
+}
+
+impl<B: SparqlBackend + ?Sized> SparqlBackend for std::sync::Arc<B> {
+    fn select(&self, query: &Query) -> Result<SolutionTable, OracleError> {
+        (**self).select(query)
+    }
+
+    fn name(&self) -> String {
+        (**self).name()
+    }
 }
