@@ -169,6 +169,13 @@ pub struct BenchOracleArgs {
     pub concepts: usize,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Also run the same concept stream against these endpoints (holding the same data), for
+    /// side-by-side figures (repeatable).
+    #[arg(long = "compare", value_name = "URL")]
+    pub compare: Vec<String>,
+    /// The graph holding the data at the compared endpoints.
+    #[arg(long = "compare-graph", value_name = "IRI")]
+    pub compare_graph: Option<String>,
     #[arg(long)]
     pub json: bool,
 }

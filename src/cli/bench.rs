@@ -10,8 +10,11 @@ use super::args::{BenchArgs, BenchCommand, BenchLoadArgs, BenchOracleArgs};
 use super::kb_source::{self, Session};
 use super::print_json;
 use crate::concept::Concept;
+use crate::oracle::backend::HttpBackend;
 use crate::oracle::reference::ReferenceOracle;
-use crate::oracle::{CacheOptions, Cached, IndividualSet, MembershipOracle, OracleStats};
+use crate::oracle::{
+    CacheOptions, Cached, IndividualSet, MembershipOracle, OracleOptions, OracleStats, SparqlOracle,
+};
 use crate::problem;
 use crate::refine::random::{RandomConcepts, RandomOptions};
 
@@ -25,6 +28,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
 /// One measured pass over the concept stream.
 #[derive(Serialize)]
 struct Pass {
+    backend: String,
     name: &'static str,
     what: &'static str,
     concepts: usize,
@@ -36,6 +40,7 @@ struct Pass {
 }
 
 fn pass(
+    backend: &str,
     name: &'static str,
     what: &'static str,
     concepts: &[Concept],
@@ -60,6 +65,7 @@ fn pass(
     let hits = after.cache_hits - before.cache_hits;
     let lookups = hits + after.cache_misses - before.cache_misses;
     Ok(Pass {
+        backend: backend.to_string(),
         name,
         what,
         concepts: concepts.len(),
@@ -103,6 +109,74 @@ fn bench_examples(session: &Session, args: &BenchOracleArgs) -> anyhow::Result<I
     Ok(pos.union(&neg))
 }
 
+/// Cold, cache-fill, warm and warm-new passes of one backend over the same streams.
+fn stream_passes(
+    backend: &str,
+    uncached: &dyn MembershipOracle,
+    stream: &[Concept],
+    fresh: &[Concept],
+    among: &IndividualSet,
+) -> anyhow::Result<Vec<Pass>> {
+    let cold_n = stream.len().min(300);
+    let mut passes = vec![
+        pass(
+            backend,
+            "cold",
+            "no cache: one query per concept",
+            &stream[..cold_n],
+            among,
+            uncached,
+            false,
+        )?,
+        pass(
+            backend,
+            "cold-parallel",
+            "no cache, rayon batch",
+            &stream[..cold_n],
+            among,
+            uncached,
+            true,
+        )?,
+    ];
+    let cached = Cached::new(uncached, CacheOptions::default());
+    passes.push(pass(
+        backend,
+        "cache-fill",
+        "empty cache: atoms queried once, ⊓/⊔/¬ composed",
+        stream,
+        among,
+        &cached,
+        false,
+    )?);
+    passes.push(pass(
+        backend,
+        "warm",
+        "the same stream again: answered from the cache",
+        stream,
+        among,
+        &cached,
+        false,
+    )?);
+    passes.push(pass(
+        backend,
+        "warm-new",
+        "new concepts of the same search: composed from cached parts where possible",
+        fresh,
+        among,
+        &cached,
+        false,
+    )?);
+    Ok(passes)
+}
+
+fn remote_oracle(args: &BenchOracleArgs, url: &str) -> anyhow::Result<SparqlOracle<HttpBackend>> {
+    let mut kb = args.kb.clone();
+    kb.graph = args.compare_graph.iter().cloned().collect();
+    let backend = HttpBackend::new(kb_source::http_options(&kb, url)?)?;
+    SparqlOracle::new(backend, OracleOptions::default())
+        .with_context(|| format!("reading the signature from {url}"))
+}
+
 fn oracle(args: BenchOracleArgs) -> anyhow::Result<()> {
     let session = kb_source::open(&args.kb, None)?;
     let sig = session.signature();
@@ -115,55 +189,23 @@ fn oracle(args: BenchOracleArgs) -> anyhow::Result<()> {
         .map(|_| generator.next_in_search())
         .collect();
 
-    let uncached = session.oracle.inner();
-    let cold_n = stream.len().min(500);
-    let mut passes = vec![
-        pass(
-            "cold",
-            "no cache: one query per concept",
-            &stream[..cold_n],
-            &among,
-            uncached,
-            false,
-        )?,
-        pass(
-            "cold-parallel",
-            "no cache, rayon batch",
-            &stream[..cold_n],
-            &among,
-            uncached,
-            true,
-        )?,
-    ];
-    let cached = Cached::new(uncached, CacheOptions::default());
-    passes.push(pass(
-        "cache-fill",
-        "empty cache: atoms queried once, ⊓/⊔/¬ composed",
-        &stream,
-        &among,
-        &cached,
-        false,
-    )?);
-    passes.push(pass(
-        "warm",
-        "the same stream again: answered from the cache",
-        &stream,
-        &among,
-        &cached,
-        false,
-    )?);
-    passes.push(pass(
-        "warm-new",
-        "new concepts of the same search: composed from cached parts where possible",
-        &fresh,
-        &among,
-        &cached,
-        false,
-    )?);
+    let mut passes = stream_passes("embedded", session.oracle.inner(), &stream, &fresh, &among)?;
+    for url in &args.compare {
+        let remote = remote_oracle(&args, url)?;
+        let rsig = remote.signature();
+        anyhow::ensure!(
+            rsig.individuals == sig.individuals,
+            "{url} does not hold the same individuals as the files ({} vs {})",
+            rsig.individual_count(),
+            sig.individual_count()
+        );
+        passes.extend(stream_passes(url, &remote, &stream, &fresh, &among)?);
+    }
     if let Some(store) = &session.store {
         let reference = ReferenceOracle::new(store, sig.clone())?;
         let ref_n = stream.len().min(300);
         passes.push(pass(
+            "embedded",
             "reference",
             "in-memory reference evaluator (no SPARQL), for scale",
             &stream[..ref_n],
@@ -189,12 +231,13 @@ fn oracle(args: BenchOracleArgs) -> anyhow::Result<()> {
         report.triples, report.individuals, report.examples, report.seed
     );
     println!(
-        "{:<14} {:>8} {:>10} {:>14} {:>12} {:>9}  what",
-        "pass", "concepts", "seconds", "evals/s", "queries/c", "hit rate"
+        "{:<28} {:<14} {:>8} {:>10} {:>14} {:>12} {:>9}  what",
+        "backend", "pass", "concepts", "seconds", "evals/s", "queries/c", "hit rate"
     );
     for p in &report.passes {
         println!(
-            "{:<14} {:>8} {:>10.3} {:>14.0} {:>12.3} {:>9.3}  {}",
+            "{:<28} {:<14} {:>8} {:>10.3} {:>14.0} {:>12.3} {:>9.3}  {}",
+            p.backend,
             p.name,
             p.concepts,
             p.seconds,
@@ -204,18 +247,26 @@ fn oracle(args: BenchOracleArgs) -> anyhow::Result<()> {
             p.what
         );
     }
-    let rate = |n: &str| {
+    let rate = |b: &str, n: &str| {
         report
             .passes
             .iter()
-            .find(|p| p.name == n)
+            .find(|p| p.backend == b && p.name == n)
             .map_or(0.0, |p| p.evaluations_per_second)
     };
     println!(
-        "warm / cold = {:.0}×, warm-new / cold = {:.0}×",
-        rate("warm") / rate("cold").max(1e-9),
-        rate("warm-new") / rate("cold").max(1e-9)
+        "embedded: warm / cold = {:.0}×, warm-new / cold = {:.0}×",
+        rate("embedded", "warm") / rate("embedded", "cold").max(1e-9),
+        rate("embedded", "warm-new") / rate("embedded", "cold").max(1e-9)
     );
+    for url in &args.compare {
+        println!(
+            "{url}: time per concept vs embedded — cold {:.2}×, cache-fill {:.2}×, warm-new {:.2}×",
+            rate("embedded", "cold") / rate(url, "cold").max(1e-9),
+            rate("embedded", "cache-fill") / rate(url, "cache-fill").max(1e-9),
+            rate("embedded", "warm-new") / rate(url, "warm-new").max(1e-9),
+        );
+    }
     Ok(())
 }
 

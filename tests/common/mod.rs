@@ -3,6 +3,7 @@
 
 pub mod concept_eval;
 pub mod concept_gen;
+pub mod mock_endpoint;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

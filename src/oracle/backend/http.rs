@@ -165,6 +165,8 @@ enum Attempt {
 struct Shared {
     client: reqwest::Client,
     options: HttpOptions,
+    /// The endpoint URL without userinfo, for messages.
+    shown_endpoint: String,
     semaphore: Semaphore,
     next_start: Mutex<Instant>,
     sent: AtomicU64,
@@ -173,19 +175,32 @@ struct Shared {
 /// A SPARQL endpoint reached over HTTP.
 pub struct HttpBackend {
     shared: Arc<Shared>,
-    runtime: tokio::runtime::Runtime,
+    /// Always `Some` until dropped (taken in `Drop` to shut down without blocking).
+    runtime: Option<tokio::runtime::Runtime>,
+}
+
+impl Drop for HttpBackend {
+    /// A runtime dropped inside async code panics; shutting it down in the background does not.
+    fn drop(&mut self) {
+        if let Some(runtime) = self.runtime.take() {
+            runtime.shutdown_background();
+        }
+    }
 }
 
 impl HttpBackend {
     pub fn new(options: HttpOptions) -> Result<Self, OracleError> {
-        let url = reqwest::Url::parse(&options.endpoint).map_err(|e| OracleError::Backend {
-            backend: options.endpoint.clone(),
+        let mut url = reqwest::Url::parse(&options.endpoint).map_err(|e| OracleError::Backend {
+            backend: "the endpoint".into(),
             message: format!("not a valid endpoint URL: {e}"),
             query: String::new(),
         })?;
+        let _ = url.set_username("");
+        let _ = url.set_password(None);
+        let shown_endpoint = url.to_string();
         if !matches!(url.scheme(), "http" | "https") {
             return Err(OracleError::Backend {
-                backend: options.endpoint.clone(),
+                backend: shown_endpoint,
                 message: "the endpoint URL must be http:// or https://".into(),
                 query: String::new(),
             });
@@ -196,7 +211,7 @@ impl HttpBackend {
             .enable_all()
             .build()
             .map_err(|e| OracleError::Backend {
-                backend: options.endpoint.clone(),
+                backend: shown_endpoint.clone(),
                 message: format!("cannot start the HTTP runtime: {e}"),
                 query: String::new(),
             })?;
@@ -206,7 +221,7 @@ impl HttpBackend {
             .user_agent(concat!("oxilearn/", env!("CARGO_PKG_VERSION")))
             .build()
             .map_err(|e| OracleError::Backend {
-                backend: options.endpoint.clone(),
+                backend: shown_endpoint.clone(),
                 message: format!("cannot build the HTTP client: {e}"),
                 query: String::new(),
             })?;
@@ -217,8 +232,9 @@ impl HttpBackend {
                 next_start: Mutex::new(Instant::now()),
                 sent: AtomicU64::new(0),
                 options,
+                shown_endpoint,
             }),
-            runtime,
+            runtime: Some(runtime),
         })
     }
 
@@ -237,7 +253,7 @@ impl HttpBackend {
         future: impl std::future::Future<Output = T> + Send + 'static,
     ) -> Option<T> {
         let (tx, rx) = std::sync::mpsc::channel();
-        self.runtime.spawn(async move {
+        self.runtime.as_ref()?.spawn(async move {
             let _ = tx.send(future.await);
         });
         rx.recv().ok()
@@ -247,7 +263,7 @@ impl HttpBackend {
 impl Shared {
     fn error(&self, query: &str, message: impl Into<String>) -> OracleError {
         OracleError::Backend {
-            backend: self.options.endpoint.clone(),
+            backend: self.shown_endpoint.clone(),
             message: message.into(),
             query: query.to_string(),
         }
@@ -266,6 +282,7 @@ impl Shared {
             rows: Vec::new(),
         };
         let mut offset = 0;
+        let mut previous_first: Option<Vec<Option<Term>>> = None;
         loop {
             let paged = paged_query(&query, &table.variables, offset, page).ok_or_else(|| {
                 self.error(&text, "truncated answer to a query that cannot be paged")
@@ -276,6 +293,15 @@ impl Shared {
                 return Err(self.error(&paged_text, "the row cap changed while paging"));
             }
             let n = chunk.rows.len();
+            // An endpoint that ignores OFFSET sends the same page again: stop, loudly.
+            let first = chunk.rows.first().cloned();
+            if n == page && first.is_some() && first == previous_first {
+                return Err(self.error(
+                    &paged_text,
+                    "paging does not advance (the endpoint seems to ignore OFFSET)",
+                ));
+            }
+            previous_first = first;
             all.rows.extend(chunk.rows);
             if n < page {
                 return Ok(all);
@@ -290,19 +316,29 @@ impl Shared {
     ) -> Result<(SolutionTable, Option<usize>), OracleError> {
         let mut attempt = 0;
         loop {
-            if let Some(budget) = self.options.budget
-                && self.sent.load(Ordering::Relaxed) >= budget
-            {
-                return Err(self.error(query, format!("query budget of {budget} requests used up")));
-            }
             let outcome = {
                 let _permit = self
                     .semaphore
                     .acquire()
                     .await
                     .map_err(|_| self.error(query, "backend shut down"))?;
+                // Reserve a request of the budget atomically, so concurrent callers cannot
+                // all pass a check made before they waited for a permit.
+                let budget = self.options.budget;
+                if self
+                    .sent
+                    .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| match budget {
+                        Some(b) if n >= b => None,
+                        _ => Some(n + 1),
+                    })
+                    .is_err()
+                {
+                    return Err(self.error(
+                        query,
+                        format!("query budget of {} requests used up", budget.unwrap_or(0)),
+                    ));
+                }
                 self.wait_politely().await;
-                self.sent.fetch_add(1, Ordering::Relaxed);
                 self.attempt(query).await
             };
             match outcome {
@@ -560,7 +596,7 @@ impl SparqlBackend for HttpBackend {
     }
 
     fn name(&self) -> String {
-        self.shared.options.endpoint.clone()
+        self.shared.shown_endpoint.clone()
     }
 }
 

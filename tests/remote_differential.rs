@@ -1,0 +1,209 @@
+//! Differential tests against real servers on 127.0.0.1 (started by `.ci/servers/up.sh`, see
+//! `.ci/run`): the Oxigraph server and Virtuoso must give the same signature and the same
+//! covered sets as the embedded store and the reference evaluator, on thousands of random
+//! concepts (every constructor, depth ≤ 3). Without the servers the tests skip with a message,
+//! except in CI (`CI` set), where a missing server is a failure.
+
+mod common;
+
+use std::path::PathBuf;
+
+use oxilearn::concept::to_manchester_full;
+use oxilearn::oracle::backend::{HttpBackend, HttpOptions, require_capabilities};
+use oxilearn::oracle::{
+    CacheOptions, Cached, IndividualId, IndividualSet, MembershipOracle, OracleOptions,
+    SparqlOracle,
+};
+use oxilearn::refine::random::{RandomConcepts, RandomOptions};
+
+/// The endpoint URL from the environment, or `None` (skip) outside CI.
+fn endpoint(var: &str) -> Option<String> {
+    match std::env::var(var) {
+        Ok(url) if !url.is_empty() => Some(url),
+        _ if std::env::var_os("CI").is_some() => {
+            panic!("{var} is not set: CI must start the servers (.ci/servers/up.sh)")
+        }
+        _ => {
+            eprintln!(
+                "skipping: {var} not set (run .ci/servers/up.sh and source target/servers/env.sh)"
+            );
+            None
+        }
+    }
+}
+
+/// A spread-out sample of at most `n` individuals.
+fn sample(universe: usize, n: usize) -> IndividualSet {
+    let step = (universe / n.max(1)).max(1);
+    IndividualSet::from_ids(
+        universe,
+        (0..universe).step_by(step).map(|i| IndividualId(i as u32)),
+    )
+}
+
+fn remote_agrees(
+    var: &str,
+    graph: &str,
+    file: PathBuf,
+    concepts: usize,
+    examples: usize,
+    seed: u64,
+) {
+    let Some(url) = endpoint(var) else {
+        return;
+    };
+    let local = common::pair(std::slice::from_ref(&file));
+    let sig = local.signature();
+    let backend =
+        HttpBackend::new(HttpOptions::local(&url).with_default_graph(graph)).expect("backend");
+    require_capabilities(&backend).expect("the server answers every construct");
+    let remote = SparqlOracle::new(backend, OracleOptions::default()).expect("remote signature");
+    let rsig = remote.shared_signature();
+    assert_eq!(
+        rsig.individuals, sig.individuals,
+        "{var}: active domain of {graph}"
+    );
+    assert_eq!(rsig.classes, sig.classes, "{var}: classes of {graph}");
+    assert_eq!(
+        rsig.object_properties.keys().collect::<Vec<_>>(),
+        sig.object_properties.keys().collect::<Vec<_>>(),
+        "{var}: object properties of {graph}"
+    );
+    let cached = Cached::new(&remote, CacheOptions::default());
+    let among = sample(sig.individual_count(), examples);
+    let mut generator = RandomConcepts::new(&sig, seed, RandomOptions::default());
+    let mut mismatches = Vec::new();
+    for i in 0..concepts {
+        let c = generator.concept();
+        let want = local.reference.covered(&c, &among).expect("reference");
+        let embedded = local.sparql.covered(&c, &among).expect("embedded");
+        let got = match remote.covered(&c, &among) {
+            Ok(s) => s,
+            Err(e) => {
+                mismatches.push(format!("{var}: {} failed: {e}", to_manchester_full(&c)));
+                break;
+            }
+        };
+        if got != want || embedded != want {
+            mismatches.push(format!(
+                "{var} covered differs for {}\nquery: {}\nreference {want:?}\nembedded  {embedded:?}\nremote    {got:?}",
+                to_manchester_full(&c),
+                remote.covered_query(&c, &among).map(|q| q.to_string()).unwrap_or_default(),
+            ));
+        }
+        // Every 4th concept: three-valued truth and the cached path too.
+        if i % 4 == 0 {
+            let t_want = local.reference.truth(&c, &among).expect("reference truth");
+            match remote.truth(&c, &among) {
+                Ok(t) if t == t_want => {}
+                Ok(t) => mismatches.push(format!(
+                    "{var} truth differs for {}\nreference {t_want:?}\nremote    {t:?}",
+                    to_manchester_full(&c)
+                )),
+                Err(e) => mismatches.push(format!(
+                    "{var}: truth of {} failed: {e}",
+                    to_manchester_full(&c)
+                )),
+            }
+            if cached.covered(&c, &among).ok().as_ref() != Some(&want) {
+                mismatches.push(format!(
+                    "{var} cached differs for {}",
+                    to_manchester_full(&c)
+                ));
+            }
+        }
+        if mismatches.len() >= 5 {
+            break;
+        }
+    }
+    assert!(mismatches.is_empty(), "{}", mismatches.join("\n\n"));
+}
+
+const OXIGRAPH: &str = "OXILEARN_TEST_OXIGRAPH";
+const VIRTUOSO: &str = "OXILEARN_TEST_VIRTUOSO";
+
+fn fixture(rel: &str) -> PathBuf {
+    common::repo_path(rel)
+}
+
+#[test]
+fn oxigraph_server_fixtures() {
+    remote_agrees(
+        OXIGRAPH,
+        "http://oxilearn.test/fixtures/family",
+        fixture("fixtures/family/family.ttl"),
+        1000,
+        1000,
+        21,
+    );
+    remote_agrees(
+        OXIGRAPH,
+        "http://oxilearn.test/fixtures/trains",
+        fixture("fixtures/trains/trains.ttl"),
+        500,
+        1000,
+        22,
+    );
+}
+
+#[test]
+fn virtuoso_fixtures() {
+    remote_agrees(
+        VIRTUOSO,
+        "http://oxilearn.test/fixtures/family",
+        fixture("fixtures/family/family.ttl"),
+        1000,
+        1000,
+        21,
+    );
+    remote_agrees(
+        VIRTUOSO,
+        "http://oxilearn.test/fixtures/trains",
+        fixture("fixtures/trains/trains.ttl"),
+        500,
+        1000,
+        22,
+    );
+}
+
+#[test]
+fn oxigraph_server_family_benchmark() {
+    if let Some(f) = common::shared_dataset("family/family-benchmark_rich_background.owl") {
+        remote_agrees(OXIGRAPH, "http://oxilearn.test/family", f, 1000, 1000, 23);
+    }
+}
+
+#[test]
+fn virtuoso_family_benchmark() {
+    if let Some(f) = common::shared_dataset("family/family-benchmark_rich_background.owl") {
+        remote_agrees(VIRTUOSO, "http://oxilearn.test/family", f, 1000, 1000, 23);
+    }
+}
+
+#[test]
+fn oxigraph_server_carcinogenesis_sample() {
+    if let Some(f) = common::shared_dataset("carcinogenesis/carcinogenesis.nt.gz") {
+        remote_agrees(
+            OXIGRAPH,
+            "http://oxilearn.test/carcinogenesis",
+            f,
+            150,
+            300,
+            24,
+        );
+    }
+}
+
+#[test]
+fn virtuoso_carcinogenesis_sample() {
+    if let Some(f) = common::shared_dataset("carcinogenesis/carcinogenesis.nt.gz") {
+        remote_agrees(
+            VIRTUOSO,
+            "http://oxilearn.test/carcinogenesis",
+            f,
+            150,
+            300,
+            24,
+        );
+    }
+}
