@@ -148,6 +148,7 @@ fn path_shaped_class_atoms_and_small_chunks_agree() {
     let options = OracleOptions {
         values_chunk: 7,
         class_atoms: ClassAtoms::Path,
+        ..OracleOptions::default()
     };
     differential_with(
         &[common::repo_path("fixtures/family/family.ttl")],
@@ -181,5 +182,40 @@ fn data_values_agree() {
             values += got.len();
         }
         assert!(values > 0, "no data values at all in {}", f.display());
+    }
+}
+
+/// Batches (packed queries of several concepts, and the cache's leaf prefetch) give the same
+/// answers as one concept at a time.
+#[test]
+fn batches_agree() {
+    let mut files = vec![common::repo_path("fixtures/family/family.ttl")];
+    files.extend(common::shared_dataset(
+        "family/family-benchmark_rich_background.owl",
+    ));
+    for f in files {
+        let p = common::pair(std::slice::from_ref(&f));
+        let sig = p.signature();
+        let among = sample(sig.individual_count(), 1000);
+        let mut generator = RandomConcepts::new(&sig, 31, RandomOptions::default());
+        let concepts: Vec<_> = (0..400).map(|_| generator.next_in_search()).collect();
+        let cached = Cached::new(&p.sparql, CacheOptions::default());
+        let packed = p.sparql.covered_batch(&concepts, &among);
+        let via_cache = cached.covered_batch(&concepts, &among);
+        for ((c, a), b) in concepts.iter().zip(packed).zip(via_cache) {
+            let want = p.reference.covered(c, &among).expect("reference");
+            assert_eq!(
+                a.expect("packed"),
+                want,
+                "packed: {}",
+                to_manchester_full(c)
+            );
+            assert_eq!(
+                b.expect("cached"),
+                want,
+                "cached batch: {}",
+                to_manchester_full(c)
+            );
+        }
     }
 }

@@ -35,14 +35,14 @@ esac
 t0=$EPOCHREALTIME
 pipdir="$SERVERS_DIR/pip"
 mkdir -p "$pipdir" "$SERVERS_DIR/bin"
-wheel="$(ls "$pipdir"/oxigraph-"$version"-*.whl 2>/dev/null | head -n1 || true)"
+wheel="$(compgen -G "$pipdir/oxigraph-$version-*.whl" | head -n1 || true)"
 if [ -z "$wheel" ]; then
     log "pip download oxigraph==$version (binary wheel) into $pipdir"
     if ! timeout 300 python3 -m pip download --no-deps --only-binary=:all: --no-cache-dir \
         --disable-pip-version-check -q -d "$pipdir" "oxigraph==$version" >&2; then
         die "pip download oxigraph==$version failed"
     fi
-    wheel="$(ls "$pipdir"/oxigraph-"$version"-*.whl 2>/dev/null | head -n1 || true)"
+    wheel="$(compgen -G "$pipdir/oxigraph-$version-*.whl" | head -n1 || true)"
     [ -n "$wheel" ] || die "pip did not produce an oxigraph-$version wheel in $pipdir"
 fi
 

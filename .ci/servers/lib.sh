@@ -5,7 +5,8 @@
 # git-ignored).
 
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)"
-cd "$REPO_ROOT"
+cd "$REPO_ROOT" || exit 1
+# shellcheck disable=SC2034 # used by the scripts that source this file
 SERVERS_DIR="$REPO_ROOT/target/servers"
 SHARED_DATASETS="$REPO_ROOT/../shared/datasets"
 if [ -d "$SHARED_DATASETS" ]; then
@@ -80,6 +81,7 @@ stop_pidfile() {
                 return 0
                 ;;
         esac
+        local t0=$EPOCHREALTIME
         log "stopping pid $pid ($(basename "$pidfile" .pid))"
         kill -TERM "$pid" 2>/dev/null || true
         for ((i = 0; i < grace * 10; i++)); do
@@ -95,6 +97,7 @@ stop_pidfile() {
             done
             kill -0 "$pid" 2>/dev/null && log "WARNING: pid $pid survived SIGKILL"
         fi
+        log "pid $pid stopped in $(elapsed_since "$t0")s"
     fi
     rm -f "$pidfile"
 }

@@ -62,6 +62,9 @@ MaxCheckpointRemap = 2000
 Striping           = 0
 
 [Parameters]
+; ORDER BY … OFFSET/LIMIT paging past 10,000 rows needs a larger sort window (error SR353).
+MaxSortedTopRows           = 1000000
+MaxQueryMem                = 2G
 ServerPort          = 127.0.0.1:$sql_port
 DisableUnixSocket   = 1
 ServerThreads       = 10

@@ -7,9 +7,10 @@ source "$(dirname "$0")/lib.sh"
 shopt -s nullglob
 n=0
 for pidfile in "$SERVERS_DIR"/*.pid; do
-    stop_pidfile "$pidfile" 10
+    stop_pidfile "$pidfile" 10 & # all in parallel
     n=$((n + 1))
 done
+wait
 if [ "$n" -eq 0 ]; then
     log "no server pid file in $SERVERS_DIR: nothing to stop"
 fi

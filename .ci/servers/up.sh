@@ -40,7 +40,7 @@ step() { # step NAME COMMAND...: runs COMMAND, records its duration
     shift
     t=$EPOCHREALTIME
     "$@"
-    timings+=("$(printf '%-44s %6ss' "$name" "$(elapsed_since "$t")")")
+    timings+=("$(printf '%-50s %6ss' "$name" "$(elapsed_since "$t")")")
 }
 
 on_exit() {
@@ -51,6 +51,7 @@ on_exit() {
         if [ -n "${vt_start_pid:-}" ] && kill -0 "$vt_start_pid" 2>/dev/null; then
             kill -TERM "$vt_start_pid" 2>/dev/null || true
             wait "$vt_start_pid" 2>/dev/null || true
+            cat "$vt_start_log" >&2 2>/dev/null || true
         fi
         bash "$here/stop.sh" || true
         printf '[up] logs: %s/*.log, %s/virtuoso-*/virtuoso.log\n' "$SERVERS_DIR" "$SERVERS_DIR" >&2
@@ -92,7 +93,7 @@ if ! wait "$vt_start_pid"; then
     die "Virtuoso failed to start"
 fi
 cat "$vt_start_log" >&2
-timings+=("$(printf '%-44s %6ss' "start Virtuoso (to ready, in parallel)" "$(elapsed_since "$vt_t0")")")
+timings+=("$(printf '%-50s %6ss' "start Virtuoso (to ready, in parallel)" "$(elapsed_since "$vt_t0")")")
 
 for d in "${datasets[@]}"; do
     IFS='|' read -r f g n <<<"$d"

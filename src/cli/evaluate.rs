@@ -88,6 +88,9 @@ pub fn run(args: EvaluateArgs) -> anyhow::Result<()> {
     } else {
         problem::select(problems, &args.problem)?
     };
+    if problems.is_empty() {
+        bail!("{} holds no learning problem", args.problems.display());
+    }
     let fallback_kb = problems.iter().find_map(|p| p.kb_file.clone());
     let session = kb_source::open(&args.kb, fallback_kb)?;
     let concept = session.parse_concept(&args.concept)?;

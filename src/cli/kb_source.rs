@@ -141,9 +141,21 @@ pub fn http_options(args: &KbArgs, url: &str) -> anyhow::Result<HttpOptions> {
 
 fn open_endpoint(args: &KbArgs, url: &str) -> anyhow::Result<Session> {
     let backend = HttpBackend::new(http_options(args, url)?)?;
-    require_capabilities(&backend).with_context(|| format!("probing {url}"))?;
+    let caps = require_capabilities(&backend).with_context(|| format!("probing {url}"))?;
+    if !caps.counting() {
+        eprintln!(
+            "warning: {url} cannot answer grouped sub-selects correctly (Virtuoso 7 does \
+             not): cardinality restrictions with n ≥ 2 and the open-world semantics will be \
+             refused"
+        );
+    }
     let backend: Box<dyn SparqlBackend> = Box::new(backend);
-    let oracle = SparqlOracle::new(backend, oracle_options(args))
+    let options = OracleOptions {
+        counting: caps.counting(),
+        three_valued: caps.counting(),
+        ..oracle_options(args)
+    };
+    let oracle = SparqlOracle::new(backend, options)
         .with_context(|| format!("reading the signature from {url}"))?;
     Ok(wrap(None, oracle, 0))
 }

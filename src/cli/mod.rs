@@ -25,6 +25,8 @@ pub fn main() -> ExitCode {
     };
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
+        // A reader that closed the pipe (`… | head`) is not an error of ours.
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::from(2)
@@ -41,8 +43,18 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     }
 }
 
-/// Writes one JSON document to stdout.
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
+/// Writes one JSON document to stdout (a closed pipe is reported, not a panic).
 fn print_json(value: &impl serde::Serialize) -> anyhow::Result<()> {
-    println!("{}", serde_json::to_string_pretty(value)?);
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let text = serde_json::to_string_pretty(value)?;
+    writeln!(out, "{text}")?;
     Ok(())
 }

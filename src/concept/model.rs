@@ -21,10 +21,16 @@ impl Iri {
         &self.0
     }
 
-    /// The part after the last `#`, `/` or `:` (the name a human would type).
+    /// The part after the `#` if there is one, else after the last `/` or `:` (the name a
+    /// human would type; `…#hasSugarOver120mg/dl` stays whole).
     pub fn local_name(&self) -> &str {
         let s = self.as_str();
-        match s.rfind(['#', '/', ':']) {
+        if let Some(i) = s.rfind('#')
+            && i + 1 < s.len()
+        {
+            return &s[i + 1..];
+        }
+        match s.rfind(['/', ':']) {
             Some(i) if i + 1 < s.len() => &s[i + 1..],
             _ => s,
         }

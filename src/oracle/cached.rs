@@ -213,6 +213,31 @@ impl<O: MembershipOracle> Cached<O> {
     }
 }
 
+/// The atoms and restrictions under the boolean structure of `c` that the cache lacks
+/// (each once, in order of appearance).
+fn collect_uncached_leaves(
+    c: &Concept,
+    cache: &Cache<Concept, Arc<IndividualSet>>,
+    seen: &mut std::collections::HashSet<Concept>,
+    out: &mut Vec<Concept>,
+) {
+    match c {
+        Concept::Top | Concept::Bottom => {}
+        _ if cache.contains_key(c) => {}
+        Concept::And(cs) | Concept::Or(cs) => {
+            for d in cs {
+                collect_uncached_leaves(d, cache, seen, out);
+            }
+        }
+        Concept::Not(inner) => collect_uncached_leaves(inner, cache, seen, out),
+        leaf => {
+            if seen.insert(leaf.clone()) {
+                out.push(leaf.clone());
+            }
+        }
+    }
+}
+
 impl<O: MembershipOracle> MembershipOracle for Cached<O> {
     fn signature(&self) -> &Signature {
         self.inner.signature()
@@ -223,6 +248,47 @@ impl<O: MembershipOracle> MembershipOracle for Cached<O> {
         let caches = self.caches_for(among);
         let nf = normalize(c);
         Ok((*self.covered_nf(&nf, among, &caches)?).clone())
+    }
+
+    /// Collects the atoms and restrictions of the whole batch that are not cached yet, asks
+    /// the wrapped oracle for them in one batch (one packed query per few concepts over
+    /// SPARQL), then composes every concept from the cache.
+    fn covered_batch(
+        &self,
+        concepts: &[Concept],
+        among: &IndividualSet,
+    ) -> Vec<Result<IndividualSet, OracleError>> {
+        let caches = self.caches_for(among);
+        let normal: Vec<Concept> = concepts.iter().map(normalize).collect();
+        let mut missing: Vec<Concept> = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        for c in &normal {
+            collect_uncached_leaves(c, &caches.covered, &mut seen, &mut missing);
+        }
+        let mut filled = 0;
+        for (leaf, answer) in missing
+            .iter()
+            .zip(self.inner.covered_batch(&missing, among))
+        {
+            StatsCounter::add(&self.counters.cache_misses, 1);
+            if let Ok(set) = answer {
+                caches.covered.insert(leaf.clone(), Arc::new(set));
+                filled += 1;
+            }
+            // A failed leaf is asked again below, where its error reaches its concept.
+        }
+        let answers = normal
+            .iter()
+            .map(|c| {
+                StatsCounter::add(&self.counters.evaluations, 1);
+                self.covered_nf(c, among, &caches).map(|s| (*s).clone())
+            })
+            .collect();
+        // The first lookup of each leaf filled above was counted as a miss already.
+        self.counters
+            .cache_hits
+            .fetch_sub(filled, std::sync::atomic::Ordering::Relaxed);
+        answers
     }
 
     fn truth(&self, c: &Concept, among: &IndividualSet) -> Result<TruthSets, OracleError> {

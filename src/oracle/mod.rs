@@ -132,4 +132,12 @@ impl<T: MembershipOracle + ?Sized> MembershipOracle for &T {
     fn stats(&self) -> OracleStats {
         (**self).stats()
     }
+
+    fn covered_batch(
+        &self,
+        concepts: &[Concept],
+        among: &IndividualSet,
+    ) -> Vec<Result<IndividualSet, OracleError>> {
+        (**self).covered_batch(concepts, among)
+    }
 }

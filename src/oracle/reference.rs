@@ -196,6 +196,15 @@ impl ReferenceOracle {
         all
     }
 
+    /// Nodes with at least `n` distinct successors in `filler` (`None`: more than u32::MAX,
+    /// which nothing has).
+    fn at_least_opt(&self, n: Option<u32>, succ: &Successors, filler: &NodeSet) -> NodeSet {
+        match n {
+            Some(n) => self.at_least(n, succ, filler),
+            None => self.empty(),
+        }
+    }
+
     /// Nodes with at least `n` distinct successors in `filler`.
     fn at_least(&self, n: u32, succ: &Successors, filler: &NodeSet) -> NodeSet {
         let mut out = self.empty();
@@ -335,8 +344,8 @@ impl ReferenceOracle {
             Concept::Min { n, role, filler } => {
                 self.at_least(*n, &self.successors(role), &self.extension(filler)?)
             }
-            Concept::Max { n, role, filler } => self.complement(&self.at_least(
-                n + 1,
+            Concept::Max { n, role, filler } => self.complement(&self.at_least_opt(
+                n.checked_add(1),
                 &self.successors(role),
                 &self.extension(filler)?,
             )),
@@ -344,7 +353,7 @@ impl ReferenceOracle {
                 let f = self.extension(filler)?;
                 let succ = self.successors(role);
                 let mut out = self.at_least(*n, &succ, &f);
-                out.difference_with(&self.at_least(n + 1, &succ, &f));
+                out.difference_with(&self.at_least_opt(n.checked_add(1), &succ, &f));
                 out
             }
             Concept::HasValue { role, individual } => self.has_value(role, individual),
@@ -451,7 +460,7 @@ impl ReferenceOracle {
             (Concept::Min { n, role, filler }, F) => self.min_false(*n, role, filler)?,
             (Concept::Max { n, role, filler }, T) => self.max_true(*n, role, filler)?,
             (Concept::Max { n, role, filler }, F) => {
-                self.at_least(n + 1, &self.successors(role), &t(filler)?)
+                self.at_least_opt(n.checked_add(1), &self.successors(role), &t(filler)?)
             }
             (Concept::Exactly { n, role, filler }, T) => {
                 let mut out = self.at_least(*n, &self.successors(role), &t(filler)?);
@@ -460,7 +469,7 @@ impl ReferenceOracle {
             }
             (Concept::Exactly { n, role, filler }, F) => Self::union(
                 self.min_false(*n, role, filler)?,
-                &self.at_least(n + 1, &self.successors(role), &t(filler)?),
+                &self.at_least_opt(n.checked_add(1), &self.successors(role), &t(filler)?),
             ),
             (Concept::HasValue { role, individual }, T) => self.has_value(role, individual),
             (Concept::HasValue { role, individual }, F) => {

@@ -18,6 +18,8 @@ pub struct RandomOptions {
     pub inverse_roles: bool,
     pub data_restrictions: bool,
     pub nominals: bool,
+    /// `≥n`, `≤n`, `=n` restrictions.
+    pub cardinalities: bool,
 }
 
 impl Default for RandomOptions {
@@ -28,6 +30,7 @@ impl Default for RandomOptions {
             inverse_roles: true,
             data_restrictions: true,
             nominals: true,
+            cardinalities: true,
         }
     }
 }
@@ -197,7 +200,11 @@ impl RandomConcepts {
         if depth <= 1 || self.rng.random_bool(0.3) {
             return self.atom();
         }
-        let choice = self.rng.random_range(0..9);
+        let choice = if self.options.cardinalities {
+            self.rng.random_range(0..9)
+        } else {
+            self.rng.random_range(0..6)
+        };
         let Some(role) = self.role() else {
             return self.atom();
         };

@@ -14,10 +14,13 @@ use crate::oracle::sparql::{fill_values, fixed_query};
 const OWL: &str = "http://www.w3.org/2002/07/owl#";
 const RDF: &str = "http://www.w3.org/1999/02/22-rdf-syntax-ns#";
 const RDFS: &str = "http://www.w3.org/2000/01/rdf-schema#";
+const XSD: &str = "http://www.w3.org/2001/XMLSchema#";
 
-/// IRIs of the RDF, RDFS and OWL vocabularies are schema, never classes or individuals of the KB.
+/// IRIs of the RDF, RDFS, OWL and XSD vocabularies are schema (XSD facets such as
+/// `xsd:minInclusive` are predicates of datatype restrictions), never classes, properties or
+/// individuals of the KB.
 pub(crate) fn is_vocabulary(iri: &str) -> bool {
-    iri.starts_with(OWL) || iri.starts_with(RDF) || iri.starts_with(RDFS)
+    iri.starts_with(OWL) || iri.starts_with(RDF) || iri.starts_with(RDFS) || iri.starts_with(XSD)
 }
 
 fn run(backend: &dyn SparqlBackend, name: &str) -> Result<SolutionTable, OracleError> {

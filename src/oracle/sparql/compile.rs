@@ -64,6 +64,8 @@ pub enum ClassAtoms {
 pub struct Compiler<'a> {
     pub(super) sig: &'a Signature,
     class_atoms: ClassAtoms,
+    /// Grouped, correlated sub-selects are available (counting restrictions with n ≥ 2).
+    counting: bool,
     fresh: Cell<usize>,
 }
 
@@ -79,8 +81,16 @@ impl<'a> Compiler<'a> {
         Compiler {
             sig,
             class_atoms,
+            counting: true,
             fresh: Cell::new(0),
         }
+    }
+
+    /// Refuse counting restrictions with n ≥ 2 (for endpoints that mis-evaluate the grouped
+    /// sub-selects they compile to) instead of sending them.
+    pub fn without_counting(mut self) -> Self {
+        self.counting = false;
+        self
     }
 
     pub(super) fn fresh(&self) -> Variable {
@@ -104,6 +114,50 @@ impl<'a> Compiler<'a> {
             pattern: GraphPattern::Project {
                 inner: Box::new(filter(values, condition)),
                 variables: vec![x],
+            },
+            base_iri: None,
+        }
+    }
+
+    /// Several conditions in one query, so one round trip answers a batch:
+    /// `SELECT ?x ?k WHERE { VALUES ?x { examples } VALUES ?k { 0 … } FILTER((?k = 0 && c₀) || …) }`.
+    /// Each row says example `?x` satisfies condition number `?k`.
+    pub fn select_tagged(&self, conditions: Vec<Expression>, examples: &[NamedNode]) -> Query {
+        let x = Variable::new_unchecked(SUBJECT);
+        let k = Variable::new_unchecked("k");
+        let values_x = GraphPattern::Values {
+            variables: vec![x.clone()],
+            bindings: examples
+                .iter()
+                .map(|e| vec![Some(GroundTerm::NamedNode(e.clone()))])
+                .collect(),
+        };
+        let values_k = GraphPattern::Values {
+            variables: vec![k.clone()],
+            bindings: (0..conditions.len())
+                .map(|i| vec![Some(GroundTerm::Literal(RdfLiteral::from(i as i64)))])
+                .collect(),
+        };
+        let tagged = or_all(conditions.into_iter().enumerate().map(|(i, c)| {
+            and_all([
+                Expression::Equal(
+                    Box::new(ev(&k)),
+                    Box::new(Expression::Literal(RdfLiteral::from(i as i64))),
+                ),
+                c,
+            ])
+        }));
+        Query::Select {
+            dataset: None,
+            pattern: GraphPattern::Project {
+                inner: Box::new(filter(
+                    GraphPattern::Join {
+                        left: Box::new(values_x),
+                        right: Box::new(values_k),
+                    },
+                    tagged,
+                )),
+                variables: vec![x, k],
             },
             base_iri: None,
         }
@@ -146,12 +200,17 @@ impl<'a> Compiler<'a> {
                 )))
             }
             Concept::Min { n, role, filler } => self.count_condition(role, filler, v, *n, None)?,
-            Concept::Max { n, role, filler } => {
-                not(self.count_condition(role, filler, v, n + 1, None)?)
-            }
+            // n = u32::MAX: more successors than that cannot exist.
+            Concept::Max { n, role, filler } => match n.checked_add(1) {
+                Some(more) => not(self.count_condition(role, filler, v, more, None)?),
+                None => truth(true),
+            },
             Concept::Exactly { n, role, filler } => {
                 let at_least = self.count_condition(role, filler, v, *n, None)?;
-                let more = self.count_condition(role, filler, v, n + 1, None)?;
+                let more = match n.checked_add(1) {
+                    Some(more) => self.count_condition(role, filler, v, more, None)?,
+                    None => truth(false),
+                };
                 and_all([at_least, not(more)])
             }
             Concept::HasValue { role, individual } => exists(self.role_pattern(
@@ -297,6 +356,13 @@ impl<'a> Compiler<'a> {
                 cond,
             )));
         }
+        if !self.counting {
+            return Err(OracleError::Unsupported(format!(
+                "counting {n} or more successors needs a grouped sub-select inside EXISTS, \
+                 which this endpoint cannot answer correctly (the capability probe failed); \
+                 cardinality restrictions with n ≥ 2 (and ≤n, =n with n ≥ 1) are unavailable here"
+            )));
+        }
         let count = self.fresh();
         let grouped = GraphPattern::Group {
             inner: Box::new(filter(self.role_pattern(role, var(v), var(&y)), cond)),
@@ -382,10 +448,13 @@ impl<'a> Compiler<'a> {
             },
             DataRange::Numeric { min, max, .. } => {
                 let numeric = numeric_datatypes().iter().map(|s| s.to_string()).collect();
+                // Bounds as xsd:double: every numeric value is then compared as a double,
+                // exactly as the reference evaluator does (xsd:decimal would overflow or lose
+                // digits for very large or very small bounds).
                 let bound = |b: &crate::concept::Bound| {
                     Box::new(Expression::Literal(RdfLiteral::new_typed_literal(
-                        b.value.to_string(),
-                        node(vocab::XSD_DECIMAL),
+                        format!("{:e}", b.value.get()),
+                        node(vocab::XSD_DOUBLE),
                     )))
                 };
                 let mut parts = vec![is_literal, datatype_in(numeric)];

@@ -77,16 +77,20 @@ impl Compiler<'_> {
             }
             (Concept::Min { n, role, filler }, F) => self.min_false(*n, role, filler, v)?,
             (Concept::Max { n, role, filler }, T) => self.max_true(*n, role, filler, v)?,
-            (Concept::Max { n, role, filler }, F) => {
-                self.count_condition(role, filler, v, n + 1, Some(T))?
-            }
+            (Concept::Max { n, role, filler }, F) => match n.checked_add(1) {
+                Some(more) => self.count_condition(role, filler, v, more, Some(T))?,
+                None => truth(false),
+            },
             (Concept::Exactly { n, role, filler }, T) => and_all([
                 self.count_condition(role, filler, v, *n, Some(T))?,
                 self.max_true(*n, role, filler, v)?,
             ]),
             (Concept::Exactly { n, role, filler }, F) => or_all([
                 self.min_false(*n, role, filler, v)?,
-                self.count_condition(role, filler, v, n + 1, Some(T))?,
+                match n.checked_add(1) {
+                    Some(more) => self.count_condition(role, filler, v, more, Some(T))?,
+                    None => truth(false),
+                },
             ]),
             (Concept::HasValue { role, individual }, T) => exists(self.role_pattern(
                 role,
