@@ -157,3 +157,33 @@ fn unknown_is_what_is_neither_provable() {
         .collect();
     assert_eq!(unknown, names("rock tom zoe"));
 }
+
+/// Data in named graphs (a TriG file) is part of the KB, for SPARQL and the reference alike.
+#[test]
+fn named_graphs_are_part_of_the_knowledge_base() {
+    let trig = r#"
+        @prefix : <http://ex.org/#> .
+        @prefix owl: <http://www.w3.org/2002/07/owl#> .
+        :g1 { :Person a owl:Class . :ann a :Person . }
+        :g2 { :bob a :Person ; :knows :ann . :knows a owl:ObjectProperty . }
+    "#;
+    let store = Store::new().unwrap();
+    store
+        .load_from_reader(RdfFormat::TriG, trig.as_bytes())
+        .unwrap();
+    let sparql = SparqlOracle::new(
+        EmbeddedBackend::new(store.clone()),
+        OracleOptions::default(),
+    )
+    .unwrap();
+    let sig = sparql.shared_signature();
+    assert_eq!(sig.individuals.len(), 2, "{:?}", sig.individuals);
+    let reference = ReferenceOracle::new(&store, sig.clone()).unwrap();
+    let all = sig.all_individuals();
+    for text in ["Person", "knows some Person", "not (knows some Thing)"] {
+        let c = concept::parse(text, &sig.vocabulary()).unwrap();
+        let a = sparql.covered(&c, &all).unwrap();
+        assert_eq!(a, reference.covered(&c, &all).unwrap(), "{text}");
+        assert!(!a.is_empty(), "{text}");
+    }
+}

@@ -40,7 +40,8 @@ pub struct ReferenceOracle {
 }
 
 impl ReferenceOracle {
-    /// Copies the default graph of `store` into memory.
+    /// Copies the knowledge base of `store` into memory: the default graph, or the union of
+    /// all graphs when there are named graphs (as [`super::backend::EmbeddedBackend`] does).
     pub fn new(store: &Store, signature: Arc<Signature>) -> Result<Self, OracleError> {
         let mut oracle = ReferenceOracle {
             signature,
@@ -49,7 +50,9 @@ impl ReferenceOracle {
             by_predicate: HashMap::new(),
             roles: Mutex::new(HashMap::new()),
         };
-        for quad in store.quads_for_pattern(None, None, None, Some(GraphNameRef::DefaultGraph)) {
+        let union = store.named_graphs().next().is_some();
+        let graph = (!union).then_some(GraphNameRef::DefaultGraph);
+        for quad in store.quads_for_pattern(None, None, None, graph) {
             let quad = quad.map_err(|e| OracleError::Backend {
                 backend: "reference copy of the store".into(),
                 message: e.to_string(),

@@ -9,14 +9,34 @@ use crate::oracle::OracleError;
 
 /// Runs queries on a caller-supplied Oxigraph store (cloning a `Store` is cheap: it is a handle),
 /// so an Oxigraph-based platform can embed oxilearn over its own data.
+///
+/// The knowledge base is the store's default graph; when the store holds named graphs (a TriG
+/// or N-Quads file, a platform's own graphs) it is the union of all graphs, so data in named
+/// graphs is never silently ignored. [`EmbeddedBackend::default_graph_only`] restricts it.
 #[derive(Clone)]
 pub struct EmbeddedBackend {
     store: Store,
+    union_of_graphs: bool,
 }
 
 impl EmbeddedBackend {
     pub fn new(store: Store) -> Self {
-        EmbeddedBackend { store }
+        let union_of_graphs = store.named_graphs().next().is_some();
+        EmbeddedBackend {
+            store,
+            union_of_graphs,
+        }
+    }
+
+    /// Query only the default graph, whatever named graphs the store holds.
+    pub fn default_graph_only(mut self) -> Self {
+        self.union_of_graphs = false;
+        self
+    }
+
+    /// Whether queries see the union of all graphs.
+    pub fn uses_union_of_graphs(&self) -> bool {
+        self.union_of_graphs
     }
 
     pub fn store(&self) -> &Store {
@@ -34,8 +54,11 @@ impl EmbeddedBackend {
 
 impl SparqlBackend for EmbeddedBackend {
     fn select(&self, query: &Query) -> Result<SolutionTable, OracleError> {
-        let results = SparqlEvaluator::new()
-            .for_query(query.clone())
+        let mut prepared = SparqlEvaluator::new().for_query(query.clone());
+        if self.union_of_graphs {
+            prepared.dataset_mut().set_default_graph_as_union();
+        }
+        let results = prepared
             .on_store(&self.store)
             .execute()
             .map_err(|e| self.failure(query, e))?;
