@@ -292,3 +292,28 @@ fn family_benchmark_named_classes_solve_their_problems() {
         }
     }
 }
+
+#[test]
+fn namespaces_give_prefixes_and_closed_pipes_do_not_panic() {
+    let v = json(&[
+        "instances",
+        "--kb",
+        FAMILY,
+        "--concept",
+        "family:Father",
+        "--json",
+    ]);
+    assert!(v["count"].as_u64().unwrap() > 0);
+    // A reader that stops early must not make the command panic.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_oxilearn"))
+        .args(["instances", "--kb", FAMILY, "--concept", "Thing"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+}

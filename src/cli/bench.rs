@@ -226,16 +226,25 @@ fn oracle(args: BenchOracleArgs) -> anyhow::Result<()> {
     if args.json {
         return print_json(&report);
     }
-    println!(
+    outln!(
         "{} triples, {} individuals, {} examples, seed {}",
-        report.triples, report.individuals, report.examples, report.seed
+        report.triples,
+        report.individuals,
+        report.examples,
+        report.seed
     );
-    println!(
+    outln!(
         "{:<28} {:<14} {:>8} {:>10} {:>14} {:>12} {:>9}  what",
-        "backend", "pass", "concepts", "seconds", "evals/s", "queries/c", "hit rate"
+        "backend",
+        "pass",
+        "concepts",
+        "seconds",
+        "evals/s",
+        "queries/c",
+        "hit rate"
     );
     for p in &report.passes {
-        println!(
+        outln!(
             "{:<28} {:<14} {:>8} {:>10.3} {:>14.0} {:>12.3} {:>9.3}  {}",
             p.backend,
             p.name,
@@ -254,13 +263,13 @@ fn oracle(args: BenchOracleArgs) -> anyhow::Result<()> {
             .find(|p| p.backend == b && p.name == n)
             .map_or(0.0, |p| p.evaluations_per_second)
     };
-    println!(
+    outln!(
         "embedded: warm / cold = {:.0}×, warm-new / cold = {:.0}×",
         rate("embedded", "warm") / rate("embedded", "cold").max(1e-9),
         rate("embedded", "warm-new") / rate("embedded", "cold").max(1e-9)
     );
     for url in &args.compare {
-        println!(
+        outln!(
             "{url}: time per concept vs embedded — cold {:.2}×, cache-fill {:.2}×, warm-new {:.2}×",
             rate("embedded", "cold") / rate(url, "cold").max(1e-9),
             rate("embedded", "cache-fill") / rate(url, "cache-fill").max(1e-9),
@@ -299,9 +308,12 @@ fn load(args: BenchLoadArgs) -> anyhow::Result<()> {
     if args.json {
         return print_json(&report);
     }
-    println!(
+    outln!(
         "{} triples: best {:.3} s, median {:.3} s → {:.0} triples/s",
-        report.triples, report.best_seconds, report.median_seconds, report.triples_per_second
+        report.triples,
+        report.best_seconds,
+        report.median_seconds,
+        report.triples_per_second
     );
     Ok(())
 }

@@ -106,19 +106,35 @@ pub fn run(args: EvaluateArgs) -> anyhow::Result<()> {
             print_json(&results)
         };
     }
-    println!(
+    outln!(
         "concept: {}",
         results.first().map_or("", |r| r.concept.as_str())
     );
-    println!(
+    outln!(
         "{:<24} {:>5} {:>5} {:>5} {:>5} {:>8} {:>9} {:>7} {:>7}",
-        "problem", "tp", "fp", "tn", "fn", "accuracy", "precision", "recall", "f1"
+        "problem",
+        "tp",
+        "fp",
+        "tn",
+        "fn",
+        "accuracy",
+        "precision",
+        "recall",
+        "f1"
     );
     for r in &results {
         let c = r.confusion;
-        println!(
+        outln!(
             "{:<24} {:>5} {:>5} {:>5} {:>5} {:>8.4} {:>9.4} {:>7.4} {:>7.4}",
-            r.problem, c.tp, c.fp, c.tn, c.fn_, r.accuracy, r.precision, r.recall, r.f1
+            r.problem,
+            c.tp,
+            c.fp,
+            c.tn,
+            c.fn_,
+            r.accuracy,
+            r.precision,
+            r.recall,
+            r.f1
         );
     }
     Ok(())

@@ -51,12 +51,12 @@ pub fn run(args: InstancesArgs) -> anyhow::Result<()> {
     if args.json {
         return print_json(&out);
     }
-    println!("{}  ({} individuals)", out.concept, out.count);
+    outln!("{}  ({} individuals)", out.concept, out.count);
     for i in &out.individuals {
-        println!("  {i}");
+        outln!("  {i}");
     }
     if let (Some(non), Some(unknown)) = (&out.non_instances, out.unknown_count) {
-        println!("provably not instances: {}; unknown: {unknown}", non.len());
+        outln!("provably not instances: {}; unknown: {unknown}", non.len());
     }
     Ok(())
 }

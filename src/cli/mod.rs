@@ -1,5 +1,13 @@
 //! The command line: clap arguments, one file per subcommand, errors to stderr with exit 2.
 
+/// `println!` that returns an error on a closed pipe (`… | head`) instead of panicking.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout().lock(), $($arg)*)?
+    }};
+}
+
 mod args;
 mod bench;
 mod evaluate;

@@ -58,18 +58,20 @@ pub fn run(args: SignatureArgs) -> anyhow::Result<()> {
             signature: &sig,
         });
     }
-    println!("triples:            {}", c.triples);
-    println!("classes:            {}", c.classes);
-    println!(
+    outln!("triples:            {}", c.triples);
+    outln!("classes:            {}", c.classes);
+    outln!(
         "subclass axioms:    {} (hierarchy depth {})",
-        c.subclass_axioms, c.hierarchy_depth
+        c.subclass_axioms,
+        c.hierarchy_depth
     );
-    println!("equivalent pairs:   {}", c.equivalent_class_pairs);
-    println!(
+    outln!("equivalent pairs:   {}", c.equivalent_class_pairs);
+    outln!(
         "disjoint pairs:     {} (+{} complement)",
-        c.disjoint_class_pairs, c.complement_pairs
+        c.disjoint_class_pairs,
+        c.complement_pairs
     );
-    println!("object properties:  {}", c.object_properties);
+    outln!("object properties:  {}", c.object_properties);
     for (p, i) in &sig.object_properties {
         let mut flags = Vec::new();
         for (on, name) in [
@@ -82,7 +84,7 @@ pub fn run(args: SignatureArgs) -> anyhow::Result<()> {
                 flags.push(name);
             }
         }
-        println!(
+        outln!(
             "  {:<32} {:>7} assertions {}",
             session
                 .vocabulary
@@ -91,14 +93,14 @@ pub fn run(args: SignatureArgs) -> anyhow::Result<()> {
             flags.join(" ")
         );
     }
-    println!("data properties:    {}", c.data_properties);
+    outln!("data properties:    {}", c.data_properties);
     for (p, i) in &sig.data_properties {
         let stats = match (&i.numeric, &i.booleans) {
             (Some(n), _) => format!("numeric [{}, {}], {} distinct", n.min, n.max, n.distinct),
             (None, Some(b)) => format!("boolean {} true / {} false", b.true_count, b.false_count),
             _ => String::new(),
         };
-        println!(
+        outln!(
             "  {:<32} {:>7} values {stats}",
             session
                 .vocabulary
@@ -106,6 +108,6 @@ pub fn run(args: SignatureArgs) -> anyhow::Result<()> {
             i.assertions
         );
     }
-    println!("individuals:        {}", c.individuals);
+    outln!("individuals:        {}", c.individuals);
     Ok(())
 }
