@@ -194,7 +194,11 @@ fn batches_agree() {
         "family/family-benchmark_rich_background.owl",
     ));
     for f in files {
-        let p = common::pair(std::slice::from_ref(&f));
+        let options = OracleOptions {
+            pack_size: 16,
+            ..OracleOptions::default()
+        };
+        let p = common::pair_with(std::slice::from_ref(&f), options);
         let sig = p.signature();
         let among = sample(sig.individual_count(), 1000);
         let mut generator = RandomConcepts::new(&sig, 31, RandomOptions::default());

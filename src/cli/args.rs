@@ -68,6 +68,9 @@ pub struct KbArgs {
     /// Examples per VALUES block (Virtuoso fails beyond ~4,000 terms).
     #[arg(long, value_name = "N", default_value_t = 1000)]
     pub values_chunk: usize,
+    /// Concepts packed into one query when a batch is scored (1: a query per concept).
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub pack_size: usize,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum, Default)]

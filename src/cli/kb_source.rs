@@ -86,9 +86,10 @@ pub fn open(args: &KbArgs, fallback: Option<PathBuf>) -> anyhow::Result<Session>
     session_over(store, triples, args)
 }
 
-fn oracle_options(args: &KbArgs) -> OracleOptions {
+pub fn oracle_options(args: &KbArgs) -> OracleOptions {
     OracleOptions {
         values_chunk: args.values_chunk.max(1),
+        pack_size: args.pack_size.max(1),
         ..OracleOptions::default()
     }
 }
