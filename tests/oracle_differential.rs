@@ -9,19 +9,10 @@ use std::path::PathBuf;
 
 use oxilearn::concept::{normalize, to_manchester_full};
 use oxilearn::oracle::sparql::ClassAtoms;
-use oxilearn::oracle::{CacheOptions, Cached, IndividualSet, MembershipOracle, OracleOptions};
+use oxilearn::oracle::{CacheOptions, Cached, MembershipOracle, OracleOptions};
 use oxilearn::refine::random::{RandomConcepts, RandomOptions};
 
-/// A sample of at most `n` individuals, spread over the id range (deterministic).
-fn sample(universe: usize, n: usize) -> IndividualSet {
-    let step = (universe / n.max(1)).max(1);
-    IndividualSet::from_ids(
-        universe,
-        (0..universe)
-            .step_by(step)
-            .map(|i| oxilearn::oracle::IndividualId(i as u32)),
-    )
-}
+use common::sample;
 
 fn differential(files: &[PathBuf], concepts: usize, seed: u64, examples: usize) {
     differential_with(files, concepts, seed, examples, OracleOptions::default());

@@ -10,10 +10,7 @@ use std::path::PathBuf;
 
 use oxilearn::concept::to_manchester_full;
 use oxilearn::oracle::backend::{HttpBackend, HttpOptions, require_capabilities};
-use oxilearn::oracle::{
-    CacheOptions, Cached, IndividualId, IndividualSet, MembershipOracle, OracleOptions,
-    SparqlOracle,
-};
+use oxilearn::oracle::{CacheOptions, Cached, MembershipOracle, OracleOptions, SparqlOracle};
 use oxilearn::refine::random::{RandomConcepts, RandomOptions};
 
 /// The endpoint URL from the environment, or `None` (skip) outside CI.
@@ -32,14 +29,7 @@ fn endpoint(var: &str) -> Option<String> {
     }
 }
 
-/// A spread-out sample of at most `n` individuals.
-fn sample(universe: usize, n: usize) -> IndividualSet {
-    let step = (universe / n.max(1)).max(1);
-    IndividualSet::from_ids(
-        universe,
-        (0..universe).step_by(step).map(|i| IndividualId(i as u32)),
-    )
-}
+use common::sample;
 
 fn remote_agrees(
     var: &str,

@@ -498,28 +498,30 @@ impl ReferenceOracle {
         })
     }
 
-    fn no_successor_in(&self, role: &Role, filler: &Concept) -> Result<NodeSet, OracleError> {
+    /// F(∃r.C) (`pol = False`) and T(∀r.C) (`pol = True`), as in `sparql::truth`.
+    fn domain_or_functional_successor(
+        &self,
+        role: &Role,
+        filler: &Concept,
+        pol: Polarity,
+    ) -> Result<NodeSet, OracleError> {
         let mut out = self.outside_domain(role);
         if self.functional(role) {
             out.union_with(&self.at_least(
                 1,
                 &self.successors(role),
-                &self.truth_extension(filler, Polarity::False)?,
+                &self.truth_extension(filler, pol)?,
             ));
         }
         Ok(out)
     }
 
+    fn no_successor_in(&self, role: &Role, filler: &Concept) -> Result<NodeSet, OracleError> {
+        self.domain_or_functional_successor(role, filler, Polarity::False)
+    }
+
     fn all_successors_in(&self, role: &Role, filler: &Concept) -> Result<NodeSet, OracleError> {
-        let mut out = self.outside_domain(role);
-        if self.functional(role) {
-            out.union_with(&self.at_least(
-                1,
-                &self.successors(role),
-                &self.truth_extension(filler, Polarity::True)?,
-            ));
-        }
-        Ok(out)
+        self.domain_or_functional_successor(role, filler, Polarity::True)
     }
 
     fn min_false(&self, n: u32, role: &Role, filler: &Concept) -> Result<NodeSet, OracleError> {

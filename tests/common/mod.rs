@@ -69,3 +69,14 @@ pub fn pair_with(files: &[PathBuf], options: OracleOptions) -> Pair {
         reference,
     }
 }
+
+/// A deterministic sample of at most `n` individuals, spread over the id range.
+pub fn sample(universe: usize, n: usize) -> oxilearn::oracle::IndividualSet {
+    let step = (universe / n.max(1)).max(1);
+    oxilearn::oracle::IndividualSet::from_ids(
+        universe,
+        (0..universe)
+            .step_by(step)
+            .map(|i| oxilearn::oracle::IndividualId(i as u32)),
+    )
+}

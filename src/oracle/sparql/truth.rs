@@ -171,6 +171,22 @@ impl Compiler<'_> {
             })
     }
 
+    /// F(∃r.C) with `pol = False`, T(∀r.C) with `pol = True`: outside the domain of r (no
+    /// successor at all), or r functional and its (only) successor in the `pol` set of C.
+    fn domain_or_functional_successor(
+        &self,
+        role: &Role,
+        filler: &Concept,
+        v: &Variable,
+        pol: Polarity,
+    ) -> Result<Expression, OracleError> {
+        let mut cases = vec![self.outside_domain(role, v)];
+        if self.is_functional(role) {
+            cases.push(self.count_condition(role, filler, v, 1, Some(pol))?);
+        }
+        Ok(or_all(cases))
+    }
+
     /// F(∃r.C)
     fn no_successor_in(
         &self,
@@ -178,11 +194,7 @@ impl Compiler<'_> {
         filler: &Concept,
         v: &Variable,
     ) -> Result<Expression, OracleError> {
-        let mut cases = vec![self.outside_domain(role, v)];
-        if self.is_functional(role) {
-            cases.push(self.count_condition(role, filler, v, 1, Some(Polarity::False))?);
-        }
-        Ok(or_all(cases))
+        self.domain_or_functional_successor(role, filler, v, Polarity::False)
     }
 
     /// T(∀r.C)
@@ -192,11 +204,7 @@ impl Compiler<'_> {
         filler: &Concept,
         v: &Variable,
     ) -> Result<Expression, OracleError> {
-        let mut cases = vec![self.outside_domain(role, v)];
-        if self.is_functional(role) {
-            cases.push(self.count_condition(role, filler, v, 1, Some(Polarity::True))?);
-        }
-        Ok(or_all(cases))
+        self.domain_or_functional_successor(role, filler, v, Polarity::True)
     }
 
     /// F(≥n r.C)
