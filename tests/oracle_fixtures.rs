@@ -67,3 +67,64 @@ fn trains_fixture_matches_hand_computed_answers() {
         "fixtures/trains/expected.json",
     );
 }
+
+/// Data values by value space: integer subtypes by range (whether or not the store rewrites
+/// `xsd:int` to `xsd:integer`), numeric and boolean `value` by value equality.
+#[test]
+fn data_ranges_follow_value_spaces() {
+    use oxigraph::io::RdfFormat;
+    use oxilearn::oracle::backend::EmbeddedBackend;
+    use oxilearn::oracle::reference::ReferenceOracle;
+    use oxilearn::oracle::{OracleOptions, SparqlOracle};
+    let ttl = r#"
+        @prefix : <http://ex.org/#> .
+        @prefix owl: <http://www.w3.org/2002/07/owl#> .
+        @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+        :v a owl:DatatypeProperty . :b a owl:DatatypeProperty .
+        :a a owl:NamedIndividual ; :v "5"^^xsd:int ; :b "1"^^xsd:boolean .
+        :c a owl:NamedIndividual ; :v "300"^^xsd:integer ; :b false .
+        :d a owl:NamedIndividual ; :v "67.0"^^xsd:double .
+        :e a owl:NamedIndividual ; :v "-3"^^xsd:integer .
+    "#;
+    let store = oxigraph::store::Store::new().unwrap();
+    store
+        .load_from_reader(RdfFormat::Turtle, ttl.as_bytes())
+        .unwrap();
+    let sparql = SparqlOracle::new(
+        EmbeddedBackend::new(store.clone()),
+        OracleOptions::default(),
+    )
+    .unwrap();
+    let sig = sparql.shared_signature();
+    let reference = ReferenceOracle::new(&store, sig.clone()).unwrap();
+    let vocab = sig.vocabulary();
+    let all = sig.all_individuals();
+    for (text, want) in [
+        ("v some xsd:int", "a c e"),
+        ("v some xsd:byte", "a e"),
+        ("v some xsd:nonNegativeInteger", "a c"),
+        ("v some xsd:integer", "a c e"),
+        ("v some xsd:decimal", "a c e"),
+        ("v some xsd:double", "d"),
+        ("v value 5", "a"),
+        ("v value 67", "d"),
+        ("b value true", "a"),
+        ("b value false", "c"),
+    ] {
+        let c = concept::parse(text, &vocab).unwrap_or_else(|e| panic!("{text}: {e}"));
+        let want: Vec<String> = want
+            .split_whitespace()
+            .map(|x| format!("http://ex.org/#{x}"))
+            .collect();
+        for (name, oracle) in [
+            ("sparql", &sparql as &dyn MembershipOracle),
+            ("reference", &reference),
+        ] {
+            let got: Vec<String> = sig
+                .iris_of(&oracle.covered(&c, &all).unwrap())
+                .map(|i| i.to_string())
+                .collect();
+            assert_eq!(got, want, "{name}: {text}");
+        }
+    }
+}

@@ -19,7 +19,7 @@ use super::{
     Signature, TruthSets,
 };
 use crate::concept::{Concept, DataRange, Iri, Literal, Role};
-use crate::oracle::datatypes::{datatype_family, numeric_value};
+use crate::oracle::datatypes::{compares_by_value, datatype_family, integer_range, numeric_value};
 use crate::oracle::sparql_oracle::concept_literal;
 
 const RDF_TYPE: &str = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type";
@@ -246,10 +246,37 @@ impl ReferenceOracle {
             return Ok(false);
         };
         Ok(match range {
+            DataRange::Value(lit)
+                if lit.datatype.as_str() == crate::concept::vocab::XSD_BOOLEAN =>
+            {
+                concept_literal(l)
+                    .as_bool()
+                    .is_some_and(|b| Some(b) == lit.as_bool())
+            }
+            DataRange::Value(lit) if compares_by_value(lit.datatype.as_str()) => {
+                match (
+                    numeric_value(l.value(), l.datatype().as_str()),
+                    numeric_value(&lit.lexical, lit.datatype.as_str()),
+                ) {
+                    (Some(a), Some(b)) => a == b,
+                    _ => false,
+                }
+            }
             DataRange::Value(lit) => concept_literal(l) == *lit,
             DataRange::Datatype(dt) => match datatype_family(dt.as_str()) {
                 None => true,
-                Some(types) => types.iter().any(|t| t == l.datatype().as_str()),
+                Some(types) => {
+                    types.iter().any(|t| t == l.datatype().as_str())
+                        && integer_range(dt.as_str()).is_none_or(|(lo, hi)| {
+                            // Integer lexical forms within the datatype's range.
+                            l.value()
+                                .trim_start_matches('+')
+                                .parse::<i128>()
+                                .is_ok_and(|n| {
+                                    lo.is_none_or(|lo| n >= lo) && hi.is_none_or(|hi| n <= hi)
+                                })
+                        })
+                }
             },
             DataRange::Numeric { min, max, .. } => {
                 let Some(x) = numeric_value(l.value(), l.datatype().as_str()) else {

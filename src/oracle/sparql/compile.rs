@@ -29,7 +29,9 @@ use spargebra::term::{GroundTerm, TermPattern, Variable};
 
 use super::build::*;
 use crate::concept::{Concept, DataRange, Literal, Role, vocab};
-use crate::oracle::datatypes::{datatype_family, numeric_datatypes};
+use crate::oracle::datatypes::{
+    compares_by_value, datatype_family, integer_range, numeric_datatypes,
+};
 use crate::oracle::{OracleError, Signature};
 
 /// Which truth set a three-valued compilation asks for.
@@ -408,7 +410,9 @@ impl<'a> Compiler<'a> {
         v: &Variable,
     ) -> Result<Expression, OracleError> {
         let p = self.data_path(property);
-        if let DataRange::Value(lit) = range {
+        if let DataRange::Value(lit) = range
+            && !compares_by_value(lit.datatype.as_str())
+        {
             return Ok(exists(path(
                 var(v),
                 p,
@@ -438,13 +442,47 @@ impl<'a> Compiler<'a> {
             )
         };
         Ok(match range {
+            DataRange::Value(lit) if compares_by_value(lit.datatype.as_str()) => {
+                // Value equality within the same kind of value (numbers with numbers,
+                // booleans with booleans), so a type error cannot leak through.
+                let kind = if lit.datatype.as_str() == vocab::XSD_BOOLEAN {
+                    vec![vocab::XSD_BOOLEAN.to_string()]
+                } else {
+                    numeric_datatypes().iter().map(|s| s.to_string()).collect()
+                };
+                and_all([
+                    is_literal,
+                    datatype_in(kind),
+                    Expression::Equal(
+                        Box::new(ev(o)),
+                        Box::new(Expression::Literal(rdf_literal(lit))),
+                    ),
+                ])
+            }
             DataRange::Value(lit) => Expression::SameTerm(
                 Box::new(ev(o)),
                 Box::new(Expression::Literal(rdf_literal(lit))),
             ),
             DataRange::Datatype(dt) => match datatype_family(dt.as_str()) {
                 None => is_literal,
-                Some(types) => and_all([is_literal, datatype_in(types)]),
+                Some(types) => {
+                    let mut parts = vec![is_literal, datatype_in(types)];
+                    if let Some((lo, hi)) = integer_range(dt.as_str()) {
+                        let int = |n: i128| {
+                            Box::new(Expression::Literal(RdfLiteral::new_typed_literal(
+                                n.to_string(),
+                                node(vocab::XSD_INTEGER),
+                            )))
+                        };
+                        if let Some(lo) = lo {
+                            parts.push(Expression::GreaterOrEqual(Box::new(ev(o)), int(lo)));
+                        }
+                        if let Some(hi) = hi {
+                            parts.push(Expression::LessOrEqual(Box::new(ev(o)), int(hi)));
+                        }
+                    }
+                    and_all(parts)
+                }
             },
             DataRange::Numeric { min, max, .. } => {
                 let numeric = numeric_datatypes().iter().map(|s| s.to_string()).collect();
