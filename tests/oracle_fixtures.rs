@@ -128,3 +128,31 @@ fn data_ranges_follow_value_spaces() {
         }
     }
 }
+
+/// More example sets than the cache keeps: the oldest are dropped, answers stay right.
+#[test]
+fn cache_drops_old_example_sets_and_stays_correct() {
+    use oxilearn::oracle::IndividualSet;
+    let p = common::pair(&[common::repo_path("fixtures/family/family.ttl")]);
+    let sig = p.signature();
+    let cached = Cached::new(
+        &p.sparql,
+        CacheOptions {
+            max_example_sets: 3,
+            ..CacheOptions::default()
+        },
+    );
+    let c = concept::parse(FATHER_LIKE, &sig.vocabulary()).unwrap();
+    for round in 0..2 {
+        for id in sig.all_individuals().iter() {
+            let among = IndividualSet::from_ids(sig.individual_count(), [id]);
+            assert_eq!(
+                cached.covered(&c, &among).unwrap(),
+                p.reference.covered(&c, &among).unwrap(),
+                "round {round}, individual {id:?}"
+            );
+        }
+    }
+}
+
+const FATHER_LIKE: &str = "Male and (hasChild some Thing)";

@@ -23,12 +23,16 @@ use crate::concept::{Concept, Iri, Literal, normalize};
 pub struct CacheOptions {
     /// Approximate bytes of cached answers per example set (keys and bitsets).
     pub max_bytes: u64,
+    /// Example sets kept at once (folds, problems); the oldest set's cache is dropped beyond.
+    /// The whole cache stays under `max_bytes × max_example_sets`.
+    pub max_example_sets: usize,
 }
 
 impl Default for CacheOptions {
     fn default() -> Self {
         CacheOptions {
             max_bytes: 256 * 1024 * 1024,
+            max_example_sets: 16,
         }
     }
 }
@@ -69,7 +73,9 @@ impl AmongCaches {
 pub struct Cached<O: MembershipOracle> {
     inner: O,
     options: CacheOptions,
-    caches: RwLock<HashMap<IndividualSet, Arc<AmongCaches>>>,
+    /// Per example set: when it was first seen (for eviction) and its caches.
+    caches: RwLock<HashMap<IndividualSet, (u64, Arc<AmongCaches>)>>,
+    next_stamp: std::sync::atomic::AtomicU64,
     counters: StatsCounter,
 }
 
@@ -79,6 +85,7 @@ impl<O: MembershipOracle> Cached<O> {
             inner,
             options,
             caches: RwLock::new(HashMap::new()),
+            next_stamp: std::sync::atomic::AtomicU64::new(0),
             counters: StatsCounter::default(),
         }
     }
@@ -89,7 +96,7 @@ impl<O: MembershipOracle> Cached<O> {
 
     fn caches_for(&self, among: &IndividualSet) -> Arc<AmongCaches> {
         if let Ok(map) = self.caches.read()
-            && let Some(c) = map.get(among)
+            && let Some((_, c)) = map.get(among)
         {
             return Arc::clone(c);
         }
@@ -97,9 +104,22 @@ impl<O: MembershipOracle> Cached<O> {
             Ok(map) => map,
             Err(poisoned) => poisoned.into_inner(),
         };
+        if !map.contains_key(among) && map.len() >= self.options.max_example_sets.max(1) {
+            let oldest = map
+                .iter()
+                .min_by_key(|(_, (stamp, _))| *stamp)
+                .map(|(k, _)| k.clone());
+            if let Some(k) = oldest {
+                map.remove(&k);
+            }
+        }
+        let stamp = self
+            .next_stamp
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         Arc::clone(
-            map.entry(among.clone())
-                .or_insert_with(|| Arc::new(AmongCaches::new(&self.options))),
+            &map.entry(among.clone())
+                .or_insert_with(|| (stamp, Arc::new(AmongCaches::new(&self.options))))
+                .1,
         )
     }
 

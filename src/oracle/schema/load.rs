@@ -165,6 +165,11 @@ fn load_properties(backend: &dyn SparqlBackend, sig: &mut Signature) -> Result<(
             .any(|(q, ty)| q == p && ty.as_str() == format!("{OWL}{t}"))
     };
     let declared: BTreeSet<Iri> = declarations.iter().map(|(p, _)| p.clone()).collect();
+    let annotations: BTreeSet<Iri> = run(backend, "schema_predicates")?
+        .column_values("p")
+        .filter_map(iri)
+        .filter(|p| !declared.contains(p))
+        .collect();
 
     let usage_table = run(backend, "property_usage")?;
     let col = |n: &str| usage_table.column(n);
@@ -205,7 +210,10 @@ fn load_properties(backend: &dyn SparqlBackend, sig: &mut Signature) -> Result<(
     let mut candidates: BTreeSet<Iri> = declared.clone();
     candidates.extend(usage.keys().cloned());
     for p in candidates {
-        if is_vocabulary(p.as_str()) || declared_as(&p, "AnnotationProperty") {
+        if is_vocabulary(p.as_str())
+            || declared_as(&p, "AnnotationProperty")
+            || annotations.contains(&p)
+        {
             continue;
         }
         let u = usage.get(&p);

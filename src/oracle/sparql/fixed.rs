@@ -36,6 +36,7 @@ fixed_queries!(
     data_values,
     class_edges,
     blank_types,
+    schema_predicates,
 );
 
 /// The parsed query `name` (cloned from a parse-once table).
