@@ -73,9 +73,6 @@ fn trains_fixture_matches_hand_computed_answers() {
 #[test]
 fn data_ranges_follow_value_spaces() {
     use oxigraph::io::RdfFormat;
-    use oxilearn::oracle::backend::EmbeddedBackend;
-    use oxilearn::oracle::reference::ReferenceOracle;
-    use oxilearn::oracle::{OracleOptions, SparqlOracle};
     let ttl = r#"
         @prefix : <http://ex.org/#> .
         @prefix owl: <http://www.w3.org/2002/07/owl#> .
@@ -86,17 +83,10 @@ fn data_ranges_follow_value_spaces() {
         :d a owl:NamedIndividual ; :v "67.0"^^xsd:double .
         :e a owl:NamedIndividual ; :v "-3"^^xsd:integer .
     "#;
-    let store = oxigraph::store::Store::new().unwrap();
-    store
-        .load_from_reader(RdfFormat::Turtle, ttl.as_bytes())
-        .unwrap();
-    let sparql = SparqlOracle::new(
-        EmbeddedBackend::new(store.clone()),
-        OracleOptions::default(),
-    )
-    .unwrap();
+    let common::Pair {
+        sparql, reference, ..
+    } = common::pair_of_text(RdfFormat::Turtle, ttl);
     let sig = sparql.shared_signature();
-    let reference = ReferenceOracle::new(&store, sig.clone()).unwrap();
     let vocab = sig.vocabulary();
     let all = sig.all_individuals();
     for (text, want) in [

@@ -4,11 +4,8 @@
 mod common;
 
 use oxigraph::io::RdfFormat;
-use oxigraph::store::Store;
 use oxilearn::concept;
-use oxilearn::oracle::backend::EmbeddedBackend;
-use oxilearn::oracle::reference::ReferenceOracle;
-use oxilearn::oracle::{CacheOptions, Cached, MembershipOracle, OracleOptions, SparqlOracle};
+use oxilearn::oracle::{CacheOptions, Cached, MembershipOracle};
 
 const KB: &str = r#"
 @prefix : <http://ex.org/#> .
@@ -87,15 +84,9 @@ fn names(spec: &str) -> Vec<String> {
 
 #[test]
 fn every_three_valued_rule_gives_the_hand_computed_sets() {
-    let store = Store::new().unwrap();
-    store
-        .load_from_reader(RdfFormat::Turtle, KB.as_bytes())
-        .unwrap();
-    let sparql = SparqlOracle::new(
-        EmbeddedBackend::new(store.clone()),
-        OracleOptions::default(),
-    )
-    .unwrap();
+    let common::Pair {
+        sparql, reference, ..
+    } = common::pair_of_text(RdfFormat::Turtle, KB);
     let sig = sparql.shared_signature();
     assert_eq!(
         sig.individuals.len(),
@@ -103,7 +94,6 @@ fn every_three_valued_rule_gives_the_hand_computed_sets() {
         "active domain: {:?}",
         sig.individuals
     );
-    let reference = ReferenceOracle::new(&store, sig.clone()).unwrap();
     let cached = Cached::new(&sparql, CacheOptions::default());
     let vocab = sig.vocabulary();
     let all = sig.all_individuals();
@@ -138,15 +128,7 @@ fn every_three_valued_rule_gives_the_hand_computed_sets() {
 
 #[test]
 fn unknown_is_what_is_neither_provable() {
-    let store = Store::new().unwrap();
-    store
-        .load_from_reader(RdfFormat::Turtle, KB.as_bytes())
-        .unwrap();
-    let sparql = SparqlOracle::new(
-        EmbeddedBackend::new(store.clone()),
-        OracleOptions::default(),
-    )
-    .unwrap();
+    let common::Pair { sparql, .. } = common::pair_of_text(RdfFormat::Turtle, KB);
     let sig = sparql.shared_signature();
     let c = concept::parse("Person", &sig.vocabulary()).unwrap();
     let all = sig.all_individuals();
@@ -167,18 +149,11 @@ fn named_graphs_are_part_of_the_knowledge_base() {
         :g1 { :Person a owl:Class . :ann a :Person . }
         :g2 { :bob a :Person ; :knows :ann . :knows a owl:ObjectProperty . }
     "#;
-    let store = Store::new().unwrap();
-    store
-        .load_from_reader(RdfFormat::TriG, trig.as_bytes())
-        .unwrap();
-    let sparql = SparqlOracle::new(
-        EmbeddedBackend::new(store.clone()),
-        OracleOptions::default(),
-    )
-    .unwrap();
+    let common::Pair {
+        sparql, reference, ..
+    } = common::pair_of_text(RdfFormat::TriG, trig);
     let sig = sparql.shared_signature();
     assert_eq!(sig.individuals.len(), 2, "{:?}", sig.individuals);
-    let reference = ReferenceOracle::new(&store, sig.clone()).unwrap();
     let all = sig.all_individuals();
     for text in ["Person", "knows some Person", "not (knows some Thing)"] {
         let c = concept::parse(text, &sig.vocabulary()).unwrap();

@@ -22,26 +22,10 @@ pub fn datatype_family(datatype: &str) -> Option<Vec<String>> {
     if datatype == vocab::RDFS_LITERAL {
         return None;
     }
-    let integer_family = [
-        "integer",
-        "int",
-        "long",
-        "short",
-        "byte",
-        "nonNegativeInteger",
-        "positiveInteger",
-        "nonPositiveInteger",
-        "negativeInteger",
-        "unsignedInt",
-        "unsignedLong",
-        "unsignedShort",
-        "unsignedByte",
-    ];
     let local = datatype.strip_prefix(XSD);
     let members: Vec<String> = match local {
-        Some("decimal") => std::iter::once("decimal")
-            .chain(integer_family)
-            .map(|l| format!("{XSD}{l}"))
+        Some("decimal") => std::iter::once(format!("{XSD}decimal"))
+            .chain(integer_datatypes())
             .collect(),
         // Integer subtypes: every integer-typed value, restricted by `integer_range`.
         _ if integer_range(datatype).is_some() => integer_datatypes(),

@@ -53,6 +53,26 @@ impl Pair {
     }
 }
 
+/// The oracle pair over RDF given inline (a test's own tiny KB).
+pub fn pair_of_text(format: oxigraph::io::RdfFormat, text: &str) -> Pair {
+    let store = Store::new().expect("in-memory store");
+    store
+        .load_from_reader(format, text.as_bytes())
+        .expect("the test's RDF parses");
+    let sparql = SparqlOracle::new(
+        EmbeddedBackend::new(store.clone()),
+        OracleOptions::default(),
+    )
+    .expect("signature loads");
+    let reference =
+        ReferenceOracle::new(&store, sparql.shared_signature()).expect("reference copy");
+    Pair {
+        store,
+        sparql,
+        reference,
+    }
+}
+
 pub fn pair(files: &[PathBuf]) -> Pair {
     pair_with(files, OracleOptions::default())
 }
