@@ -1,3 +1,16 @@
 //! Refinement and concept generation over a signature (never the oracle).
 
 pub mod random;
+
+use crate::concept::Concept;
+
+/// A downward refinement operator, as the search-based learners use it.
+///
+/// Implementations read only the signature (and values given to them up front, such as
+/// numeric split points), never the oracle, so a learner can swap operators freely.
+pub trait Refinement: Send + Sync {
+    /// The refinements of `c` whose length is at most `max_len`, in normal form, without
+    /// duplicates, in a deterministic order. Shorter refinements may be included again at
+    /// every call: callers that grow `max_len` filter by length themselves.
+    fn refine(&self, c: &Concept, max_len: usize) -> Vec<Concept>;
+}
