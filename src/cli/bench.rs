@@ -22,6 +22,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
     match args.what {
         BenchCommand::Oracle(a) => oracle(a),
         BenchCommand::Load(a) => load(a),
+        BenchCommand::Learn(a) => super::bench_learn::run(a),
     }
 }
 
@@ -108,7 +109,7 @@ fn bench_examples(session: &Session, args: &BenchOracleArgs) -> anyhow::Result<I
     let p = chosen
         .first()
         .context("the problem file holds no problem")?;
-    let (pos, neg) = super::evaluate::example_sets(session, p)?;
+    let (pos, neg) = super::problems::example_sets(session, p)?;
     Ok(pos.union(&neg))
 }
 

@@ -10,9 +10,15 @@ macro_rules! outln {
 
 mod args;
 mod bench;
+mod bench_learn;
+mod cv;
 mod evaluate;
 mod instances;
 mod kb_source;
+mod learn;
+mod learner;
+mod problems;
+mod progress;
 mod signature;
 
 use std::process::ExitCode;
@@ -47,6 +53,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Instances(a) => instances::run(a),
         Command::Evaluate(a) => evaluate::run(a),
         Command::Signature(a) => signature::run(a),
+        Command::Learn(a) => learn::run(a),
+        Command::Cv(a) => cv::run(a),
         Command::Bench(a) => bench::run(a),
     }
 }

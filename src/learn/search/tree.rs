@@ -163,7 +163,10 @@ mod tests {
         tree.expanded(a, 3, 10);
         assert!((tree.score(a) - 0.429).abs() < 1e-12);
         assert_eq!(tree.best_where(|_| true), Some(b));
-        assert_eq!(tree.best_where(|n| n.concept != tree.node(b).concept), Some(root));
+        assert_eq!(
+            tree.best_where(|n| n.concept != tree.node(b).concept),
+            Some(root)
+        );
         assert_eq!(tree.node(root).children, 2);
     }
 }
