@@ -1,0 +1,292 @@
+//! CELOE end to end over the embedded store: known definitions are found with F1 = 1, runs
+//! with a test budget are deterministic, budgets and noise are honoured, the minimiser
+//! removes redundant parts, and the fitted model predicts without the learner.
+
+mod common;
+
+use std::sync::Arc;
+
+use common::{repo_path, shared_dataset, store_of};
+use oxilearn::concept::{Concept, Vocabulary, length, normalize, parse};
+use oxilearn::learn::celoe::{Celoe, CeloeParams, CeloeRun};
+use oxilearn::learn::minimize::Minimizer;
+use oxilearn::learn::search::{Budget, Termination};
+use oxilearn::learn::{Examples, QualityMeasure, splits};
+use oxilearn::oracle::backend::EmbeddedBackend;
+use oxilearn::oracle::{
+    CacheOptions, Cached, MembershipOracle, OracleOptions, Semantics, Signature, SparqlOracle,
+};
+use oxilearn::problem::{LearningProblem, load_problems};
+use oxilearn::refine::rho::RhoOptions;
+
+type Oracle = Cached<SparqlOracle<EmbeddedBackend>>;
+
+struct Kb {
+    oracle: Oracle,
+    signature: Arc<Signature>,
+    vocabulary: Vocabulary,
+}
+
+fn kb(files: &[std::path::PathBuf]) -> Kb {
+    let store = store_of(files);
+    let sparql = SparqlOracle::new(EmbeddedBackend::new(store), OracleOptions::default())
+        .expect("signature loads");
+    let signature = sparql.shared_signature();
+    let vocabulary = signature.vocabulary();
+    Kb {
+        oracle: Cached::new(sparql, CacheOptions::default()),
+        signature,
+        vocabulary,
+    }
+}
+
+fn examples(kb: &Kb, p: &LearningProblem) -> Examples {
+    let s = &kb.signature;
+    Examples::new(
+        s.set_of(p.positives.iter().map(String::as_str)).unwrap(),
+        s.set_of(p.negatives.iter().map(String::as_str)).unwrap(),
+    )
+    .unwrap()
+}
+
+fn problem(path: &std::path::Path, name: &str) -> LearningProblem {
+    load_problems(path)
+        .unwrap()
+        .into_iter()
+        .find(|p| p.name == name)
+        .unwrap_or_else(|| panic!("no problem {name} in {}", path.display()))
+}
+
+fn learn(kb: &Kb, ex: &Examples, params: CeloeParams) -> CeloeRun {
+    let rho = splits::rho_for_examples(&kb.oracle, RhoOptions::default(), ex).unwrap();
+    Celoe::new(params, &rho).unwrap().fit(&kb.oracle, ex).unwrap()
+}
+
+fn budget(tests: u64) -> CeloeParams {
+    CeloeParams {
+        budget: Budget {
+            max_tests: Some(tests),
+            ..Budget::default()
+        },
+        ..CeloeParams::default()
+    }
+}
+
+fn family_fixture() -> (Kb, std::path::PathBuf) {
+    (
+        kb(&[repo_path("fixtures/family/family.ttl")]),
+        repo_path("fixtures/family/problems.json"),
+    )
+}
+
+#[test]
+fn father_is_male_with_a_child() {
+    let Some(dir) = shared_dataset("father") else {
+        return;
+    };
+    let kb = kb(&[dir.join("father.owl")]);
+    let p = load_problems(&dir.join("father.conf")).unwrap().remove(0);
+    let ex = examples(&kb, &p);
+    let run = learn(&kb, &ex, budget(5_000));
+    let best = run.model.best().expect("a solution");
+    assert_eq!(best.confusion.f1(), 1.0, "{:?}", best.concept);
+    assert_eq!(run.stats.termination, Termination::PerfectSolution);
+    let expected = parse("male and (hasChild some Thing)", &kb.vocabulary).unwrap();
+    let all = kb.signature.all_individuals();
+    assert_eq!(
+        kb.oracle.covered(&best.concept, &all).unwrap(),
+        kb.oracle.covered(&expected, &all).unwrap(),
+        "{:?} is not equivalent to male ⊓ ∃hasChild.⊤ on this KB",
+        best.concept
+    );
+    assert!(length(&best.concept) <= length(&expected));
+}
+
+#[test]
+fn every_fixture_problem_gets_a_perfect_definition() {
+    let (kb, problems) = family_fixture();
+    for p in load_problems(&problems).unwrap() {
+        let ex = examples(&kb, &p);
+        let run = learn(&kb, &ex, budget(20_000));
+        let best = run.model.best().expect("a solution");
+        assert_eq!(
+            best.confusion.f1(),
+            1.0,
+            "{}: best {:?} after {:?}",
+            p.name,
+            best.concept,
+            run.stats
+        );
+        // The reported counts are the concept's real counts.
+        let covered = kb.oracle.covered(&best.concept, ex.all()).unwrap();
+        assert_eq!(ex.confusion(&covered), best.confusion, "{}", p.name);
+    }
+}
+
+#[test]
+fn a_test_budget_makes_runs_deterministic_and_is_honoured() {
+    let (kb, problems) = family_fixture();
+    let ex = examples(&kb, &problem(&problems, "Uncle"));
+    let params = CeloeParams {
+        stop_on_perfect: false,
+        ..budget(300)
+    };
+    let first = learn(&kb, &ex, params.clone());
+    assert_eq!(first.stats.concepts_tested, 300);
+    assert_eq!(first.stats.termination, Termination::TestBudget);
+    // A fresh oracle (cold cache) and a warm one give the same model.
+    let (kb2, _) = family_fixture();
+    let second = learn(&kb2, &ex, params.clone());
+    let third = learn(&kb, &ex, params);
+    assert_eq!(first.model, second.model);
+    assert_eq!(first.model, third.model);
+    assert!(first.model.solutions.len() > 1);
+    // Best first, distinct.
+    let sols = &first.model.solutions;
+    for w in sols.windows(2) {
+        assert!(w[0].quality >= w[1].quality);
+        assert_ne!(w[0].concept, w[1].concept);
+    }
+}
+
+#[test]
+fn without_noise_no_solution_misses_a_positive_and_accuracy_can_be_the_measure() {
+    let (kb, problems) = family_fixture();
+    let ex = examples(&kb, &problem(&problems, "Grandparent"));
+    for quality in [QualityMeasure::F1, QualityMeasure::Accuracy] {
+        let run = learn(
+            &kb,
+            &ex,
+            CeloeParams {
+                quality,
+                stop_on_perfect: false,
+                ..budget(400)
+            },
+        );
+        assert_eq!(run.model.quality_measure, quality);
+        for s in &run.model.solutions {
+            assert_eq!(s.confusion.fn_, 0, "{:?} misses positives", s.concept);
+            assert_eq!(s.quality, quality.score(&s.confusion));
+        }
+    }
+}
+
+#[test]
+fn noise_admits_solutions_that_miss_some_positives() {
+    let (kb, problems) = family_fixture();
+    let p = problem(&problems, "Father");
+    // Move one father to the negatives: no exact definition exists any more.
+    let mut noisy = p.clone();
+    let moved = noisy.positives.remove(0);
+    noisy.negatives.push(moved);
+    let ex = examples(&kb, &noisy);
+    let strict = learn(&kb, &ex, budget(2_000));
+    let tolerant = learn(
+        &kb,
+        &ex,
+        CeloeParams {
+            noise_percentage: 30.0,
+            ..budget(2_000)
+        },
+    );
+    let best_strict = strict.model.best().unwrap().confusion;
+    let best_tolerant = tolerant.model.best().unwrap().confusion;
+    assert_eq!(best_strict.fn_, 0);
+    assert!(best_tolerant.fn_ >= 1, "{best_tolerant:?}");
+    assert!(best_tolerant.f1() > best_strict.f1());
+}
+
+#[test]
+fn the_minimiser_drops_parts_implied_by_the_data() {
+    let (kb, _) = family_fixture();
+    let m = Minimizer::new(&kb.oracle, Semantics::Closed);
+    let redundant = parse(
+        "Male and Person and (hasChild some Thing) and (hasChild some Person)",
+        &kb.vocabulary,
+    )
+    .unwrap();
+    let minimal = m.minimize(&redundant).unwrap();
+    let all = kb.signature.all_individuals();
+    assert_eq!(
+        kb.oracle.covered(&minimal, &all).unwrap(),
+        kb.oracle.covered(&redundant, &all).unwrap()
+    );
+    assert!(length(&minimal) < length(&redundant), "{minimal:?}");
+    // A minimal concept stays as it is.
+    let male = normalize(&parse("Male", &kb.vocabulary).unwrap());
+    assert_eq!(m.minimize(&male).unwrap(), male);
+}
+
+#[test]
+fn the_model_predicts_without_the_learner() {
+    let (kb, problems) = family_fixture();
+    let ex = examples(&kb, &problem(&problems, "Father"));
+    let run = learn(&kb, &ex, budget(5_000));
+    let all = kb.signature.all_individuals();
+    let best = run.model.best().unwrap();
+    assert_eq!(
+        run.model.predict(&kb.oracle, &all).unwrap(),
+        kb.oracle.covered(&best.concept, &all).unwrap()
+    );
+    assert_eq!(run.model.confusion_on(&kb.oracle, &ex).unwrap(), best.confusion);
+}
+
+#[test]
+fn a_start_class_that_misses_positives_ends_without_solutions() {
+    let (kb, problems) = family_fixture();
+    let ex = examples(&kb, &problem(&problems, "Father"));
+    let start = parse("Female", &kb.vocabulary).unwrap();
+    let run = learn(
+        &kb,
+        &ex,
+        CeloeParams {
+            start,
+            ..budget(100)
+        },
+    );
+    assert!(run.model.solutions.is_empty());
+    assert_eq!(run.stats.termination, Termination::Exhausted);
+    assert_eq!(run.stats.concepts_tested, 1);
+}
+
+#[test]
+fn invalid_parameters_are_refused() {
+    let rho_kb = family_fixture().0;
+    let rho = oxilearn::refine::rho::Rho::new(rho_kb.signature.clone(), RhoOptions::default());
+    for params in [
+        CeloeParams {
+            noise_percentage: 120.0,
+            ..CeloeParams::default()
+        },
+        CeloeParams {
+            max_depth: 0,
+            ..CeloeParams::default()
+        },
+    ] {
+        let e = Celoe::new(params, &rho).err().expect("refused");
+        assert!(e.to_string().contains("invalid parameter"), "{e}");
+    }
+    let _ = Concept::Top;
+}
+
+/// The classic family problems that have no named class: real definitions, not `Female`.
+#[test]
+fn aunt_uncle_and_cousin_are_defined_on_the_real_family_kb() {
+    let Some(dir) = shared_dataset("family") else {
+        return;
+    };
+    let kb = kb(&[dir.join("family-benchmark_rich_background.owl")]);
+    let problems = dir.join("lps.json");
+    for name in ["Aunt", "Uncle", "Cousin"] {
+        let ex = examples(&kb, &problem(&problems, name));
+        let run = learn(&kb, &ex, budget(60_000));
+        let best = run.model.best().unwrap();
+        assert!(
+            best.confusion.f1() >= 0.99,
+            "{name}: {:?} F1 {} after {:?}",
+            best.concept,
+            best.confusion.f1(),
+            run.stats
+        );
+    }
+}
