@@ -172,28 +172,29 @@ fn without_noise_no_solution_misses_a_positive_and_accuracy_can_be_the_measure()
 }
 
 #[test]
-fn noise_admits_solutions_that_miss_some_positives() {
+fn noise_bounds_the_positives_a_solution_may_miss() {
     let (kb, problems) = family_fixture();
-    let p = problem(&problems, "Father");
-    // Move one father to the negatives: no exact definition exists any more.
-    let mut noisy = p.clone();
-    let moved = noisy.positives.remove(0);
-    noisy.negatives.push(moved);
-    let ex = examples(&kb, &noisy);
-    let strict = learn(&kb, &ex, budget(2_000));
-    let tolerant = learn(
-        &kb,
-        &ex,
-        CeloeParams {
-            noise_percentage: 30.0,
-            ..budget(2_000)
-        },
-    );
-    let best_strict = strict.model.best().unwrap().confusion;
-    let best_tolerant = tolerant.model.best().unwrap().confusion;
-    assert_eq!(best_strict.fn_, 0);
-    assert!(best_tolerant.fn_ >= 1, "{best_tolerant:?}");
-    assert!(best_tolerant.f1() > best_strict.f1());
+    let ex = examples(&kb, &problem(&problems, "Grandparent"));
+    let positives = ex.positives().len();
+    for noise in [0.0, 25.0, 60.0] {
+        let allowed = (noise / 100.0 * positives as f64).ceil() as usize;
+        let run = learn(
+            &kb,
+            &ex,
+            CeloeParams {
+                noise_percentage: noise,
+                stop_on_perfect: false,
+                max_results: 50,
+                ..budget(1_500)
+            },
+        );
+        let worst = run.model.solutions.iter().map(|s| s.confusion.fn_).max();
+        assert!(worst <= Some(allowed), "noise {noise}%: {worst:?} > {allowed}");
+        if noise >= 60.0 {
+            // Concepts that miss positives are kept now (e.g. single classes).
+            assert!(worst >= Some(1), "noise {noise}%: nothing misses a positive");
+        }
+    }
 }
 
 #[test]

@@ -2,7 +2,6 @@
 //! numeric split points from the training examples), the run itself, and the JSON shapes
 //! every learner command shares.
 
-use std::collections::BTreeMap;
 use std::time::Duration;
 
 use anyhow::{Context, bail};
@@ -11,11 +10,11 @@ use serde::Serialize;
 use super::args::{LearnArgs, QualityArg, RhoArgs};
 use super::kb_source::Session;
 use super::progress::SearchProgress;
-use crate::concept::{Concept, Iri, Number, length};
+use crate::concept::{Concept, length};
 use crate::learn::celoe::{Celoe, CeloeParams, CeloeRun};
 use crate::learn::search::Budget;
 use crate::learn::{Examples, QualityMeasure, RunStats, Solution, splits};
-use crate::refine::rho::{Rho, RhoOptions, numeric_split_points};
+use crate::refine::rho::{Rho, RhoOptions};
 
 pub fn quality_of(q: QualityArg) -> QualityMeasure {
     match q {
@@ -79,20 +78,8 @@ pub fn celoe_params(args: &LearnArgs, session: &Session) -> anyhow::Result<Celoe
 
 /// The operator over the session's signature, with split points from `examples`' values.
 pub fn build_rho(session: &Session, args: &RhoArgs, examples: &Examples) -> anyhow::Result<Rho> {
-    let options = rho_options(args);
-    let splits: BTreeMap<Iri, Vec<Number>> = if options.use_numeric_data {
-        splits::numeric_values(&session.oracle, examples.all())
-            .context("reading numeric values of the examples")?
-            .into_iter()
-            .map(|(p, values)| {
-                let points = numeric_split_points(&values, options.max_numeric_splits);
-                (p, points)
-            })
-            .collect()
-    } else {
-        BTreeMap::new()
-    };
-    Ok(Rho::new(session.signature(), options).with_numeric_splits(splits))
+    splits::rho_for_examples(&session.oracle, rho_options(args), examples)
+        .context("reading numeric values of the examples")
 }
 
 /// One CELOE run on `examples`, with a progress line labelled `label`.

@@ -19,6 +19,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 
 use moka::sync::Cache;
+use rustc_hash::FxBuildHasher;
 
 use super::{
     IndividualId, IndividualSet, MembershipOracle, OracleError, OracleStats, Signature,
@@ -53,10 +54,17 @@ impl Default for CacheOptions {
 /// The caches of one example set (`among`): keyed by the normal form alone, so a lookup
 /// borrows the concept instead of cloning it.
 struct AmongCaches {
-    covered: Cache<Concept, Arc<IndividualSet>>,
-    truth: Cache<Concept, Arc<TruthSets>>,
+    covered: Cache<Concept, Arc<IndividualSet>, FxBuildHasher>,
+    truth: Cache<Concept, Arc<TruthSets>, FxBuildHasher>,
     /// `None`: the wrapped oracle cannot list this role's successors exactly.
-    successors: Cache<Role, Arc<Option<Successors>>>,
+    successors: Cache<Role, Arc<Option<Composable>>, FxBuildHasher>,
+}
+
+/// A role's successors of one example set, with the caches of the successor set (held
+/// here so composing a restriction does not hash the successor set to find them).
+struct Composable {
+    successors: Successors,
+    filler_caches: Arc<AmongCaches>,
 }
 
 /// Rough heap size of a concept, for the weigher.
@@ -72,7 +80,7 @@ impl AmongCaches {
                 .weigher(|k: &Concept, v: &Arc<IndividualSet>| {
                     concept_weight(k).saturating_add(v.heap_bytes() as u32 + 16)
                 })
-                .build(),
+                .build_with_hasher(FxBuildHasher),
             truth: Cache::builder()
                 .max_capacity(options.max_bytes)
                 .weigher(|k: &Concept, v: &Arc<TruthSets>| {
@@ -80,13 +88,16 @@ impl AmongCaches {
                         (v.true_set.heap_bytes() + v.false_set.heap_bytes()) as u32 + 32,
                     )
                 })
-                .build(),
+                .build_with_hasher(FxBuildHasher),
             successors: Cache::builder()
                 .max_capacity(options.max_bytes)
-                .weigher(|_: &Role, v: &Arc<Option<Successors>>| {
-                    64 + v.as_ref().as_ref().map_or(0, |s| s.heap_bytes() as u32)
+                .weigher(|_: &Role, v: &Arc<Option<Composable>>| {
+                    64 + v
+                        .as_ref()
+                        .as_ref()
+                        .map_or(0, |s| s.successors.heap_bytes() as u32)
                 })
-                .build(),
+                .build_with_hasher(FxBuildHasher),
         }
     }
 }
@@ -95,7 +106,7 @@ pub struct Cached<O: MembershipOracle> {
     inner: O,
     options: CacheOptions,
     /// Per example set: when it was last used (for eviction) and its caches.
-    caches: RwLock<HashMap<IndividualSet, (AtomicU64, Arc<AmongCaches>)>>,
+    caches: RwLock<HashMap<IndividualSet, (AtomicU64, Arc<AmongCaches>), FxBuildHasher>>,
     next_stamp: std::sync::atomic::AtomicU64,
     counters: StatsCounter,
 }
@@ -105,7 +116,7 @@ impl<O: MembershipOracle> Cached<O> {
         Cached {
             inner,
             options,
-            caches: RwLock::new(HashMap::new()),
+            caches: RwLock::new(HashMap::default()),
             next_stamp: std::sync::atomic::AtomicU64::new(0),
             counters: StatsCounter::default(),
         }
@@ -154,11 +165,17 @@ impl<O: MembershipOracle> Cached<O> {
         role: &Role,
         among: &IndividualSet,
         caches: &AmongCaches,
-    ) -> Result<Arc<Option<Successors>>, OracleError> {
+    ) -> Result<Arc<Option<Composable>>, OracleError> {
         if let Some(hit) = caches.successors.get(role) {
             return Ok(hit);
         }
-        let answer = Arc::new(self.inner.successors(role, among)?);
+        let answer = Arc::new(self.inner.successors(role, among)?.map(|successors| {
+            let filler_caches = self.caches_for(successors.targets());
+            Composable {
+                successors,
+                filler_caches,
+            }
+        }));
         caches.successors.insert(role.clone(), Arc::clone(&answer));
         Ok(answer)
     }
@@ -180,14 +197,14 @@ impl<O: MembershipOracle> Cached<O> {
             Concept::HasValue { role, .. } | Concept::HasSelf(role) => (role, None),
             _ => return Ok(None),
         };
-        let successors = self.successors_of(role, among, caches)?;
-        let Some(succ) = successors.as_ref() else {
+        let composable = self.successors_of(role, among, caches)?;
+        let Some(composable) = composable.as_ref() else {
             return Ok(None);
         };
+        let succ = &composable.successors;
         let members = match filler {
             Some(f) if !succ.targets().is_empty() => {
-                let targets = succ.targets();
-                self.covered_nf(f, targets, &self.caches_for(targets))?
+                self.covered_nf(f, succ.targets(), &composable.filler_caches)?
             }
             _ => Arc::new(IndividualSet::empty(among.universe())),
         };
@@ -333,7 +350,7 @@ impl<O: MembershipOracle> Cached<O> {
 /// (each once, in order of appearance).
 fn collect_uncached_leaves(
     c: &Concept,
-    cache: &Cache<Concept, Arc<IndividualSet>>,
+    cache: &Cache<Concept, Arc<IndividualSet>, FxBuildHasher>,
     seen: &mut std::collections::HashSet<Concept>,
     out: &mut Vec<Concept>,
 ) {

@@ -12,7 +12,7 @@
 
 mod params;
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet;
 
 pub use params::CeloeParams;
 
@@ -82,7 +82,7 @@ impl<'r> Celoe<'r> {
         );
         let mut tree = SearchTree::new(p.heuristic);
         let mut best = BestSolutions::new(p.max_results);
-        let mut seen: HashSet<Concept> = HashSet::new();
+        let mut seen: FxHashSet<Concept> = FxHashSet::default();
         let mut tests: u64 = 0;
         let mut refinements: u64 = 0;
 
