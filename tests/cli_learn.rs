@@ -55,7 +55,17 @@ fn learn_json_has_the_documented_fields() {
     for r in runs {
         assert_eq!(r["algorithm"], "celoe");
         let best = &r["solutions"][0];
-        for field in ["manchester", "dl", "length", "tp", "fp", "tn", "fn", "f1", "accuracy"] {
+        for field in [
+            "manchester",
+            "dl",
+            "length",
+            "tp",
+            "fp",
+            "tn",
+            "fn",
+            "f1",
+            "accuracy",
+        ] {
             assert!(!best[field].is_null(), "solution field {field} in {best}");
         }
         assert_eq!(best["f1"], 1.0, "{r}");
@@ -74,13 +84,23 @@ fn learn_json_has_the_documented_fields() {
         assert_eq!(stats["termination"], "perfect_solution");
     }
     let father = runs[0]["solutions"][0]["manchester"].as_str().unwrap();
-    assert!(father.contains("hasChild") && father.contains("Male"), "{father}");
+    assert!(
+        father.contains("hasChild") && father.contains("Male"),
+        "{father}"
+    );
 }
 
 #[test]
 fn learn_text_names_the_solution_and_the_statistics() {
     let out = oxilearn(&[
-        "learn", "--kb", FAMILY, "--problems", PROBLEMS, "--problem", "Father", "--quiet",
+        "learn",
+        "--kb",
+        FAMILY,
+        "--problems",
+        PROBLEMS,
+        "--problem",
+        "Father",
+        "--quiet",
     ]);
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
@@ -120,8 +140,20 @@ fn cv_reports_every_fold_and_the_means() {
     assert_eq!(r["train_f1"]["mean"], 1.0);
     // Same seed, same folds, same answers.
     let again = json(&[
-        "cv", "--kb", FAMILY, "--problems", PROBLEMS, "--problem", "Father", "--folds", "2",
-        "--seed", "3", "--max-tests", "5000", "--json",
+        "cv",
+        "--kb",
+        FAMILY,
+        "--problems",
+        PROBLEMS,
+        "--problem",
+        "Father",
+        "--folds",
+        "2",
+        "--seed",
+        "3",
+        "--max-tests",
+        "5000",
+        "--json",
     ]);
     assert_eq!(again[0]["test_f1"], r["test_f1"]);
 }
@@ -129,8 +161,18 @@ fn cv_reports_every_fold_and_the_means() {
 #[test]
 fn cv_text_is_a_table_with_mean_and_sd() {
     let out = oxilearn(&[
-        "cv", "--kb", FAMILY, "--problems", PROBLEMS, "--problem", "Father", "--folds", "2",
-        "--max-tests", "3000", "--quiet",
+        "cv",
+        "--kb",
+        FAMILY,
+        "--problems",
+        PROBLEMS,
+        "--problem",
+        "Father",
+        "--folds",
+        "2",
+        "--max-tests",
+        "3000",
+        "--quiet",
     ]);
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
@@ -140,19 +182,48 @@ fn cv_text_is_a_table_with_mean_and_sd() {
 #[test]
 fn bad_learner_input_fails_clearly() {
     let e = fails_with(&[
-        "cv", "--kb", FAMILY, "--problems", PROBLEMS, "--problem", "Father", "--folds", "50",
+        "cv",
+        "--kb",
+        FAMILY,
+        "--problems",
+        PROBLEMS,
+        "--problem",
+        "Father",
+        "--folds",
+        "50",
     ]);
-    assert!(e.contains("50 stratified folds need at least 50 positive"), "{e}");
+    assert!(
+        e.contains("50 stratified folds need at least 50 positive"),
+        "{e}"
+    );
     let e = fails_with(&[
-        "learn", "--kb", FAMILY, "--problems", PROBLEMS, "--noise", "150",
+        "learn",
+        "--kb",
+        FAMILY,
+        "--problems",
+        PROBLEMS,
+        "--noise",
+        "150",
     ]);
     assert!(e.contains("noise_percentage"), "{e}");
     let e = fails_with(&[
-        "learn", "--kb", FAMILY, "--problems", PROBLEMS, "--start-class", "Nonsense",
+        "learn",
+        "--kb",
+        FAMILY,
+        "--problems",
+        PROBLEMS,
+        "--start-class",
+        "Nonsense",
     ]);
     assert!(e.contains("Nonsense"), "{e}");
     let e = fails_with(&[
-        "learn", "--kb", FAMILY, "--problems", PROBLEMS, "--problem", "Nope",
+        "learn",
+        "--kb",
+        FAMILY,
+        "--problems",
+        PROBLEMS,
+        "--problem",
+        "Nope",
     ]);
     assert!(e.contains("Nope"), "{e}");
 }

@@ -6,9 +6,9 @@ use std::sync::Arc;
 
 use crate::concept::{Iri, Number};
 use crate::learn::Examples;
-use crate::refine::rho::{Rho, RhoOptions, numeric_split_points};
 use crate::oracle::datatypes::numeric_value;
 use crate::oracle::{IndividualSet, MembershipOracle, OracleError};
+use crate::refine::rho::{Rho, RhoOptions, numeric_split_points};
 
 /// Per numeric data property of the signature, its values on `among` (sorted, with
 /// repetitions; non-numeric values skipped).

@@ -349,7 +349,10 @@ impl<B: SparqlBackend> MembershipOracle for SparqlOracle<B> {
     ) -> Result<Option<Successors>, OracleError> {
         let compiler = self.compiler();
         let mut pairs = Vec::new();
-        for chunk in self.example_nodes(among).chunks(self.options.values_chunk.max(1)) {
+        for chunk in self
+            .example_nodes(among)
+            .chunks(self.options.values_chunk.max(1))
+        {
             let table = self.run(&compiler.successors_query(role, chunk))?;
             let (Some(cx), Some(cy)) = (table.column("x"), table.column("y")) else {
                 continue;

@@ -91,8 +91,8 @@ impl<'a, O: MembershipOracle + ?Sized> Evaluator<'a, O> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::oracle::{IndividualId, IndividualSet};
     use crate::oracle::reference::ReferenceOracle;
+    use crate::oracle::{IndividualId, IndividualSet};
 
     #[test]
     fn too_weak_means_missing_more_positives_than_the_noise_allows() {
@@ -106,11 +106,23 @@ mod tests {
             fp: 0,
             tn: 10,
         };
-        let strict = Evaluator::new(&oracle, &examples, QualityMeasure::F1, Semantics::Closed, 0.0);
+        let strict = Evaluator::new(
+            &oracle,
+            &examples,
+            QualityMeasure::F1,
+            Semantics::Closed,
+            0.0,
+        );
         assert!(!strict.score(confusion(0)).too_weak);
         assert!(strict.score(confusion(1)).too_weak);
         // 10 % of 30 positives: up to 3 may be missed (no rounding up to 4).
-        let noisy = Evaluator::new(&oracle, &examples, QualityMeasure::F1, Semantics::Closed, 0.1);
+        let noisy = Evaluator::new(
+            &oracle,
+            &examples,
+            QualityMeasure::F1,
+            Semantics::Closed,
+            0.1,
+        );
         assert_eq!(noisy.max_false_negatives(), 3);
         assert!(!noisy.score(confusion(3)).too_weak);
         assert!(noisy.score(confusion(4)).too_weak);
