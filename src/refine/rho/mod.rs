@@ -54,6 +54,7 @@ pub struct Rho {
     splits: BTreeMap<Iri, Vec<Number>>,
     has_value: BTreeMap<Iri, Vec<Iri>>,
     top_cache: RwLock<BTreeMap<(Ctx, usize), Arc<Vec<Concept>>>>,
+    m_cache: RwLock<BTreeMap<(Ctx, usize), Arc<Vec<(usize, Concept)>>>>,
 }
 
 impl Rho {
@@ -66,6 +67,7 @@ impl Rho {
             splits: BTreeMap::new(),
             has_value: BTreeMap::new(),
             top_cache: RwLock::new(BTreeMap::new()),
+            m_cache: RwLock::new(BTreeMap::new()),
         }
     }
 
@@ -115,6 +117,7 @@ impl Rho {
 
     fn clear_cache(&mut self) {
         self.top_cache = RwLock::new(BTreeMap::new());
+        self.m_cache = RwLock::new(BTreeMap::new());
     }
 }
 
