@@ -22,6 +22,7 @@
 //! empty by the class hierarchy (`A ⊓ ¬B` with A ⊑ B) or by declared disjointness (if
 //! pruning is on), and sorted by (length, derived `Ord`).
 
+mod cache;
 mod options;
 mod poset;
 mod rules;
@@ -33,7 +34,7 @@ mod view;
 mod tests;
 
 use std::collections::BTreeMap;
-use std::sync::{Arc, RwLock};
+use std::sync::Arc;
 
 use crate::concept::{Concept, Iri, Number, length, normalize};
 use crate::oracle::Signature;
@@ -43,6 +44,7 @@ use super::Refinement;
 pub use options::RhoOptions;
 pub use splits::numeric_split_points;
 
+use cache::PerContext;
 use view::{Ctx, SigView};
 
 /// The refinement operator. `Send + Sync`; share it by reference. The refinements of ⊤ per
@@ -53,8 +55,8 @@ pub struct Rho {
     view: SigView,
     splits: BTreeMap<Iri, Vec<Number>>,
     has_value: BTreeMap<Iri, Vec<Iri>>,
-    top_cache: RwLock<BTreeMap<(Ctx, usize), Arc<Vec<Concept>>>>,
-    m_cache: RwLock<BTreeMap<(Ctx, usize), Arc<Vec<(usize, Concept)>>>>,
+    top_cache: PerContext<Vec<Concept>>,
+    m_cache: PerContext<Vec<(usize, Concept)>>,
 }
 
 impl Rho {
@@ -66,8 +68,8 @@ impl Rho {
             view,
             splits: BTreeMap::new(),
             has_value: BTreeMap::new(),
-            top_cache: RwLock::new(BTreeMap::new()),
-            m_cache: RwLock::new(BTreeMap::new()),
+            top_cache: PerContext::default(),
+            m_cache: PerContext::default(),
         }
     }
 
@@ -116,8 +118,8 @@ impl Rho {
     }
 
     fn clear_cache(&mut self) {
-        self.top_cache = RwLock::new(BTreeMap::new());
-        self.m_cache = RwLock::new(BTreeMap::new());
+        self.top_cache = PerContext::default();
+        self.m_cache = PerContext::default();
     }
 }
 

@@ -424,6 +424,22 @@ fn results_are_normal_sorted_unique_bounded_and_not_the_input() {
 }
 
 #[test]
+fn conjuncts_one_below_the_other_are_not_offered() {
+    // In range(hasChild) = Person the top classes are Person's subclasses; appended to
+    // Male they would give Male ⊓ Father = Father.
+    let r = refs(&some("hasChild", class("Male")), 5);
+    assert!(!has(
+        &r,
+        &some("hasChild", and(vec![class("Male"), class("Father")]))
+    ));
+    assert!(has(
+        &r,
+        &some("hasChild", and(vec![class("Male"), class("Parent")]))
+    ));
+    assert!(!rho().acceptable(&and(vec![not(class("Father")), not(class("Male"))]), 9));
+}
+
+#[test]
 fn rho_is_send_and_sync() {
     fn check<T: Send + Sync>() {}
     check::<Rho>();

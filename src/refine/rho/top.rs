@@ -13,23 +13,8 @@ impl Rho {
     /// ρ(⊤) in `ctx` up to `max_len`, sorted by (length, `Ord`). Cached: the ⊓-append asks
     /// for it at every node.
     pub(crate) fn top_refinements(&self, ctx: &Ctx, max_len: usize) -> Arc<Vec<Concept>> {
-        let key = (ctx.clone(), max_len);
-        if let Some(hit) = self
-            .top_cache
-            .read()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(&key)
-        {
-            return hit.clone();
-        }
-        // Computed without the lock held: it recurses (∀r.E needs ρ(⊤) in range(r)).
-        let value = Arc::new(self.compute_top(ctx, max_len));
         self.top_cache
-            .write()
-            .unwrap_or_else(|e| e.into_inner())
-            .entry(key)
-            .or_insert(value)
-            .clone()
+            .get_or(ctx, max_len, || self.compute_top(ctx, max_len))
     }
 
     /// ρ(⊤) = M ∪ disjunctions of M ∪ {∀r.E | E ∈ ρ(⊤) in range(r)}. The last part stands in
@@ -98,22 +83,8 @@ impl Rho {
     /// M in `ctx`, cached: normal, deduplicated, each of length ≤ `max_len`, sorted by length.
     /// Here `∀r.⊤` is represented by `∀r.E` for E ∈ M in range(r).
     pub(crate) fn m_set(&self, ctx: &Ctx, max_len: usize) -> Arc<Vec<(usize, Concept)>> {
-        let key = (ctx.clone(), max_len);
-        if let Some(hit) = self
-            .m_cache
-            .read()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(&key)
-        {
-            return hit.clone();
-        }
-        let value = Arc::new(self.compute_m(ctx, max_len));
         self.m_cache
-            .write()
-            .unwrap_or_else(|e| e.into_inner())
-            .entry(key)
-            .or_insert(value)
-            .clone()
+            .get_or(ctx, max_len, || self.compute_m(ctx, max_len))
     }
 
     fn compute_m(&self, ctx: &Ctx, max_len: usize) -> Vec<(usize, Concept)> {
