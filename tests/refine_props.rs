@@ -235,7 +235,24 @@ fn weak_completeness_male_with_a_child_on_fixture_family() {
     let rho = rho_for(p, RhoOptions::default());
     let target = parse(p, "Male and (hasChild some Thing)");
     let steps = bfs_reaches(p, &rho, &target, 6, 200_000);
+    eprintln!("reached in {steps:?} steps");
     assert!(steps.is_some(), "not reached: {}", show(p, &target));
+}
+
+/// Michalski's eastbound trains: a car that is closed and short (fillers refined in
+/// range(hasCar) = Car).
+#[test]
+fn weak_completeness_eastbound_on_fixture_trains() {
+    let p = &*TRAINS;
+    let rho = rho_for(p, RhoOptions::default());
+    let target = parse(p, "hasCar some (Closed and Short)");
+    let steps = bfs_reaches(p, &rho, &target, 6, 200_000);
+    eprintln!("reached in {steps:?} steps");
+    assert_eq!(
+        steps,
+        Some(3),
+        "⊤ → ∃hasCar.⊤ → ∃hasCar.Closed|Short → target"
+    );
 }
 
 /// The chain ⊤ → Person → Female → Female ⊓ (∃hasSibling.⊤ ⊔ ∃married.⊤) → … → Aunt (no
