@@ -6,12 +6,12 @@
 //! Every rule is downward in the crate's closed-world semantics (each refinement's instances
 //! are a subset of its parent's; `tests/refine_props.rs` checks it on real data):
 //!
-//! * ⊤ → the elements of M (in the context) and their disjunctions ([`top`]): the most
+//! * ⊤ → the elements of M (in the context) and their disjunctions (`top.rs`): the most
 //!   general classes, ¬(most specific classes), `∃r.⊤` for the most general roles, `∀r.E` for
 //!   E ∈ ρ(⊤) in range(r) (standing in for `∀r.⊤`, which the normal form turns into ⊤),
 //!   `≤(k−1) r.⊤` with k the role's filler limit, booleans `∃p.{true}`/`∃p.{false}`, numeric
 //!   `∃p.[≥ s₁]`/`∃p.[≤ sₙ]` at the smallest/largest split, and, if enabled, `∃r.Self`, `∃r.{a}`.
-//! * per constructor ([`rules`]): `A` → direct subclasses; `¬A` → ¬(direct superclasses);
+//! * per constructor (`rules.rs`): `A` → direct subclasses; `¬A` → ¬(direct superclasses);
 //!   `∃r.D` → `∃r.ρ(D)`, `∃s.D` (direct sub-roles), `≥2 r.D`, `∃r.{a}` (D = ⊤); `∀r.D` →
 //!   `∀r.ρ(D)`, `∀s.D` (direct **super**-roles: more successors, so fewer instances), `∀r.⊥`
 //!   (D a most specific class); `≥n r.D` → `≥n r.ρ(D)`, `≥(n+1) r.D`; `≤n r.D` → `≤(n−1) r.D`;
@@ -21,7 +21,36 @@
 //! Results are normalised ([`normalize`]), deduplicated, never the input, never ⊥, never
 //! empty by the class hierarchy (`A ⊓ ¬B` with A ⊑ B) or by declared disjointness (if
 //! pruning is on), and sorted by (length, derived `Ord`).
+//!
+//! Where this differs from `RhoDRDown`, and why:
+//!
+//! * `∀r.⊤` is not an element of M: the normal form makes it ⊤, so it could not be a search
+//!   node. ρ(⊤) offers its refinements `∀r.E` (E ∈ ρ(⊤) in range(r)) directly; inside
+//!   disjunctions only `∀r.E` with E ∈ M, which keeps ρ(⊤) polynomial in |M|.
+//! * `∀r.D → ∀s.D` uses direct super-roles, as the paper does; a sub-role step would be
+//!   upward (`tests/refine_props.rs` shows a counterexample on the family fixture).
+//! * ρ never reads the data, so the filler limit k of a role is `cardinality_limit` (1 for a
+//!   functional role) where RhoDRDown takes min(observed maximum, limit): M holds
+//!   `≤(k−1) r.⊤` (`≤0 r.⊤` = `∀r.⊥`), `≥n r.D` grows up to k, and `≥2 r.D` is never offered
+//!   for a functional role.
+//! * `∀r.⊥` is offered for a filler that is a class without subclasses (the paper's
+//!   condition), not whenever the filler happens to have no refinement within the length.
+//! * Equivalent classes (and properties) are one: the smallest IRI stands for the group.
+//! * The conjunct appended to C is drawn from ρ(⊤) in C's context *plus C's named classes*
+//!   (RhoDRDown uses the context alone), so `Male ⊓ Female` (disjoint) and `Male ⊓ Person`
+//!   (adds nothing) are not generated; ⊓s with one class below another are dropped.
+//! * Not done (as RhoDRDown's defaults): dropping disjuncts, upward refinement of `≤n`
+//!   fillers, the data-property hierarchy (every boolean/numeric property is offered where
+//!   its domain fits). `=n`, `{a}`, `∃r.{a}`, `∃r.Self` and other data ranges only get the
+//!   ⊓-append.
+//!
+//! Pruning by declared disjointness and by domains/ranges only leaves refinements out; it
+//! never makes a step non-downward. In closed-world data that breaks the schema (an
+//! individual typed Male and Female, a `hasChild` successor not typed Person), the pruned
+//! concepts may have instances: that is a loss of completeness, turned off with
+//! `disjointness_pruning: false` / `domain_range_aware: false`.
 
+mod cache;
 mod options;
 mod poset;
 mod rules;
@@ -33,7 +62,7 @@ mod view;
 mod tests;
 
 use std::collections::BTreeMap;
-use std::sync::{Arc, RwLock};
+use std::sync::Arc;
 
 use crate::concept::{Concept, Iri, Number, length, normalize};
 use crate::oracle::Signature;
@@ -43,6 +72,7 @@ use super::Refinement;
 pub use options::RhoOptions;
 pub use splits::numeric_split_points;
 
+use cache::PerContext;
 use view::{Ctx, SigView};
 
 /// The refinement operator. `Send + Sync`; share it by reference. The refinements of ⊤ per
@@ -53,7 +83,8 @@ pub struct Rho {
     view: SigView,
     splits: BTreeMap<Iri, Vec<Number>>,
     has_value: BTreeMap<Iri, Vec<Iri>>,
-    top_cache: RwLock<BTreeMap<(Ctx, usize), Arc<Vec<Concept>>>>,
+    top_cache: PerContext<Vec<Concept>>,
+    m_cache: PerContext<Vec<(usize, Concept)>>,
 }
 
 impl Rho {
@@ -65,7 +96,8 @@ impl Rho {
             view,
             splits: BTreeMap::new(),
             has_value: BTreeMap::new(),
-            top_cache: RwLock::new(BTreeMap::new()),
+            top_cache: PerContext::default(),
+            m_cache: PerContext::default(),
         }
     }
 
@@ -114,7 +146,8 @@ impl Rho {
     }
 
     fn clear_cache(&mut self) {
-        self.top_cache = RwLock::new(BTreeMap::new());
+        self.top_cache = PerContext::default();
+        self.m_cache = PerContext::default();
     }
 }
 

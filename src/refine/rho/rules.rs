@@ -172,9 +172,47 @@ impl Rho {
     }
 
     /// A normal candidate is kept: not ⊤/⊥, fits the length, not empty by the hierarchy or
-    /// (if pruning) by declared disjointness.
+    /// (if pruning) by declared disjointness, and without a redundant conjunct.
     pub(crate) fn acceptable(&self, d: &Concept, max_len: usize) -> bool {
-        !matches!(d, Concept::Top | Concept::Bottom) && length(d) <= max_len && !self.empty(d)
+        !matches!(d, Concept::Top | Concept::Bottom)
+            && length(d) <= max_len
+            && !self.empty(d)
+            && !self.redundant(d)
+    }
+
+    /// Some ⊓ (anywhere in `d`) has two class operands one below the other (`A ⊓ B` with
+    /// B ⊑ A is just B) or two negated ones (`¬A ⊓ ¬B` with B ⊑ A is just ¬A): an equivalent,
+    /// shorter concept exists, reached by the class rules. This arises when ρ(⊤) in a
+    /// filler's context (subclasses of the range) is appended to a class.
+    pub(crate) fn redundant(&self, d: &Concept) -> bool {
+        let v = &self.view;
+        match d {
+            Concept::And(ops) => {
+                let named = |neg: bool| -> Vec<&crate::concept::Iri> {
+                    ops.iter()
+                        .filter_map(|op| match (op, neg) {
+                            (Concept::Class(a), false) => Some(a),
+                            (Concept::Not(inner), true) => match &**inner {
+                                Concept::Class(a) => Some(a),
+                                _ => None,
+                            },
+                            _ => None,
+                        })
+                        .collect()
+                };
+                let nested = |xs: Vec<&crate::concept::Iri>| {
+                    xs.iter().enumerate().any(|(i, a)| {
+                        xs[i + 1..].iter().any(|b| {
+                            v.classes.is_below_or_eq(a, b) || v.classes.is_below_or_eq(b, a)
+                        })
+                    })
+                };
+                nested(named(false))
+                    || nested(named(true))
+                    || ops.iter().any(|op| self.redundant(op))
+            }
+            _ => d.children().into_iter().any(|c| self.redundant(c)),
+        }
     }
 
     /// Provably empty: a ⊓ of `A` and `¬B` with A ⊑ B (empty in every semantics here, as

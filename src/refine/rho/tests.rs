@@ -424,6 +424,72 @@ fn results_are_normal_sorted_unique_bounded_and_not_the_input() {
 }
 
 #[test]
+fn conjuncts_one_below_the_other_are_not_offered() {
+    // In range(hasChild) = Person the top classes are Person's subclasses; appended to
+    // Male they would give Male ⊓ Father = Father.
+    let r = refs(&some("hasChild", class("Male")), 5);
+    assert!(!has(
+        &r,
+        &some("hasChild", and(vec![class("Male"), class("Father")]))
+    ));
+    assert!(has(
+        &r,
+        &some("hasChild", and(vec![class("Male"), class("Parent")]))
+    ));
+    assert!(!rho().acceptable(&and(vec![not(class("Father")), not(class("Male"))]), 9));
+}
+
+#[test]
+fn inverse_roles_and_self_when_enabled() {
+    let r = rho_with(RhoOptions {
+        use_inverse: true,
+        use_self: true,
+        ..RhoOptions::default()
+    });
+    let top = r.refine(&Concept::Top, 4);
+    let inv = Concept::some(Role::inverse_of(iri("hasChild")), Concept::Top);
+    assert!(has(&top, &inv));
+    assert!(has(&top, &Concept::HasSelf(role("likes"))));
+    // range(hasChild⁻) = domain(hasChild) = Person; sub-roles of r⁻ are inverses
+    let refs = r.refine(&inv, 5);
+    assert!(has(
+        &refs,
+        &Concept::some(Role::inverse_of(iri("hasChild")), class("Male"))
+    ));
+    assert!(has(
+        &refs,
+        &Concept::some(Role::inverse_of(iri("hasSon")), Concept::Top)
+    ));
+    assert!(
+        !has(&rho().refine(&Concept::Top, 4), &inv),
+        "off by default"
+    );
+}
+
+#[test]
+fn too_many_splits_are_thinned_evenly() {
+    let r = Rho::new(
+        Arc::new(signature()),
+        RhoOptions {
+            max_numeric_splits: 2,
+            ..RhoOptions::default()
+        },
+    )
+    .with_numeric_splits(BTreeMap::from([(
+        iri("age"),
+        (1..=8).map(|v| num(f64::from(v))).collect(),
+    )]));
+    let top = r.refine(&Concept::Top, 3);
+    // indices 2 and 6 of 1..=8
+    assert!(has(&top, &age(Some(3.0), None)));
+    assert!(has(&top, &age(None, Some(7.0))));
+    assert_eq!(
+        r.refine(&age(Some(3.0), None), 3),
+        vec![age(Some(7.0), None)]
+    );
+}
+
+#[test]
 fn rho_is_send_and_sync() {
     fn check<T: Send + Sync>() {}
     check::<Rho>();

@@ -13,28 +13,31 @@ impl Rho {
     /// ρ(⊤) in `ctx` up to `max_len`, sorted by (length, `Ord`). Cached: the ⊓-append asks
     /// for it at every node.
     pub(crate) fn top_refinements(&self, ctx: &Ctx, max_len: usize) -> Arc<Vec<Concept>> {
-        let key = (ctx.clone(), max_len);
-        if let Some(hit) = self
-            .top_cache
-            .read()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(&key)
-        {
-            return hit.clone();
-        }
-        // Computed without the lock held: it recurses (∀r.E needs ρ(⊤) in range(r)).
-        let value = Arc::new(self.compute_top(ctx, max_len));
         self.top_cache
-            .write()
-            .unwrap_or_else(|e| e.into_inner())
-            .entry(key)
-            .or_insert(value)
-            .clone()
+            .get_or(ctx, max_len, || self.compute_top(ctx, max_len))
     }
 
+    /// ρ(⊤) = M ∪ disjunctions of M ∪ {∀r.E | E ∈ ρ(⊤) in range(r)}. The last part stands in
+    /// for RhoDRDown's `∀r.⊤` ∈ M, which the normal form makes ⊤ (so it could not be a node):
+    /// every refinement of `∀r.⊤` is offered at once. Inside disjunctions only `∀r.E` with
+    /// E ∈ M appear (see [`Rho::m_set`]), which keeps ρ(⊤) polynomial in M.
     fn compute_top(&self, ctx: &Ctx, max_len: usize) -> Vec<Concept> {
         let m = self.m_set(ctx, max_len);
         let mut out: BTreeSet<Concept> = m.iter().map(|(_, c)| c.clone()).collect();
+        if self.options.use_all {
+            for role in self.general_roles(ctx) {
+                let role_len = if role.inverse { 2 } else { 1 };
+                if max_len >= role_len + 2 {
+                    let range = self.range_ctx(&role);
+                    for e in self.top_refinements(&range, max_len - role_len - 1).iter() {
+                        let d = normalize(&Concept::only(role.clone(), e.clone()));
+                        if self.acceptable(&d, max_len) {
+                            out.insert(d);
+                        }
+                    }
+                }
+            }
+        }
         if self.options.use_disjunction {
             let mut picked = Vec::new();
             self.disjunctions(&m, 0, &mut picked, 0, max_len, &mut out);
@@ -77,8 +80,14 @@ impl Rho {
         }
     }
 
-    /// M in `ctx`: normal, deduplicated, each of length ≤ `max_len`, sorted by length.
-    pub(crate) fn m_set(&self, ctx: &Ctx, max_len: usize) -> Vec<(usize, Concept)> {
+    /// M in `ctx`, cached: normal, deduplicated, each of length ≤ `max_len`, sorted by length.
+    /// Here `∀r.⊤` is represented by `∀r.E` for E ∈ M in range(r).
+    pub(crate) fn m_set(&self, ctx: &Ctx, max_len: usize) -> Arc<Vec<(usize, Concept)>> {
+        self.m_cache
+            .get_or(ctx, max_len, || self.compute_m(ctx, max_len))
+    }
+
+    fn compute_m(&self, ctx: &Ctx, max_len: usize) -> Vec<(usize, Concept)> {
         let o = &self.options;
         let mut m: Vec<Concept> = Vec::new();
         m.extend(self.class_candidates(ctx).into_iter().map(Concept::Class));
@@ -96,7 +105,7 @@ impl Rho {
             }
             if o.use_all && max_len >= role_len + 2 {
                 let range = self.range_ctx(&role);
-                for e in self.top_refinements(&range, max_len - role_len - 1).iter() {
+                for (_, e) in self.m_set(&range, max_len - role_len - 1).iter() {
                     m.push(Concept::only(role.clone(), e.clone()));
                 }
             }
