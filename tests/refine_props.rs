@@ -239,6 +239,24 @@ fn weak_completeness_male_with_a_child_on_fixture_family() {
     assert!(steps.is_some(), "not reached: {}", show(p, &target));
 }
 
+/// Aunt's building blocks on the benchmark family (Aunt itself, length 11, is too deep for
+/// plain BFS; its chain is checked step by step below).
+#[test]
+fn weak_completeness_aunt_parts_on_shared_family() {
+    let Some(p) = SHARED_FAMILY.as_ref() else {
+        return;
+    };
+    let rho = rho_for(p, RhoOptions::default());
+    for text in [
+        "Female and (hasSibling some Parent)",
+        "married some (hasSibling some Parent)",
+    ] {
+        let steps = bfs_reaches(p, &rho, &parse(p, text), 8, 300_000);
+        eprintln!("{text}: reached in {steps:?} steps");
+        assert!(steps.is_some(), "not reached: {text}");
+    }
+}
+
 /// Michalski's eastbound trains: a car that is closed and short (fillers refined in
 /// range(hasCar) = Car).
 #[test]

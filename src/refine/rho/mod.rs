@@ -151,6 +151,17 @@ impl Rho {
     }
 }
 
+/// Options and sizes only (the caches are not worth printing).
+impl std::fmt::Debug for Rho {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Rho")
+            .field("options", &self.options)
+            .field("numeric_split_properties", &self.splits.len())
+            .field("has_value_properties", &self.has_value.len())
+            .finish_non_exhaustive()
+    }
+}
+
 impl Refinement for Rho {
     /// All downward refinements of `c` (normalised first) of length ≤ `max_len`, at the root
     /// context ⊤.
