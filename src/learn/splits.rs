@@ -38,14 +38,16 @@ pub fn numeric_values<O: MembershipOracle + ?Sized>(
 }
 
 /// The ρ operator over the oracle's signature with numeric split points taken from the
-/// examples' values (so a fold's operator never sees its test examples).
+/// values of every individual of the KB, as DL-Learner does: the values that matter are
+/// often not the examples' own (a compound has no charge, its atoms do). No labels are used,
+/// so a cross-validation fold learns nothing about its test examples this way.
 pub fn rho_for_examples<O: MembershipOracle + ?Sized>(
     oracle: &O,
     options: RhoOptions,
-    examples: &Examples,
+    _examples: &Examples,
 ) -> Result<Rho, OracleError> {
     let splits: BTreeMap<Iri, Vec<Number>> = if options.use_numeric_data {
-        numeric_values(oracle, examples.all())?
+        numeric_values(oracle, &oracle.signature().all_individuals())?
             .into_iter()
             .map(|(p, values)| {
                 let points = numeric_split_points(&values, options.max_numeric_splits);
