@@ -4,34 +4,9 @@
 
 mod common;
 
-use std::process::{Command, Output};
+use std::process::Command;
 
-use serde_json::Value;
-
-fn oxilearn(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_oxilearn"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("runs the binary")
-}
-
-fn json(args: &[&str]) -> Value {
-    let out = oxilearn(args);
-    assert!(
-        out.status.success(),
-        "{args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("stdout is one JSON document")
-}
-
-fn fails_with(args: &[&str]) -> String {
-    let out = oxilearn(args);
-    assert_eq!(out.status.code(), Some(2), "{args:?} should exit with 2");
-    assert!(out.stdout.is_empty(), "nothing on stdout when failing");
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
+use common::cli_run::{fails_with, json};
 
 const FAMILY: &str = "fixtures/family/family.ttl";
 const PROBLEMS: &str = "fixtures/family/problems.json";

@@ -1,6 +1,7 @@
 //! Helpers shared by integration tests (`mod common;`). Not every test uses every helper.
 #![allow(dead_code)]
 
+pub mod cli_run;
 pub mod concept_eval;
 pub mod concept_gen;
 pub mod mock_endpoint;

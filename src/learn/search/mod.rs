@@ -5,6 +5,7 @@
 mod budget;
 mod evaluate;
 mod heuristic;
+mod ordered;
 mod solutions;
 mod tree;
 

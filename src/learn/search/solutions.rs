@@ -3,6 +3,7 @@
 use std::cmp::Reverse;
 use std::collections::BTreeSet;
 
+use super::ordered::Ordered;
 use crate::concept::{Concept, length};
 use crate::eval::Confusion;
 
@@ -14,26 +15,12 @@ pub struct Candidate {
     pub confusion: Confusion,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct Quality(f64);
-impl Eq for Quality {}
-impl PartialOrd for Quality {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for Quality {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        self.0.total_cmp(&other.0)
-    }
-}
-
 /// Ordered best first: higher quality, then shorter, then the concepts' derived order (so
 /// the set is the same whatever order candidates arrive in).
 #[derive(Clone, Debug)]
 pub struct BestSolutions {
     capacity: usize,
-    set: BTreeSet<(Reverse<Quality>, usize, Concept)>,
+    set: BTreeSet<(Reverse<Ordered>, usize, Concept)>,
     confusions: rustc_hash::FxHashMap<Concept, Confusion>,
 }
 
@@ -52,7 +39,7 @@ impl BestSolutions {
         if self.confusions.contains_key(concept) {
             return;
         }
-        let key = (Reverse(Quality(quality)), length(concept), concept.clone());
+        let key = (Reverse(Ordered(quality)), length(concept), concept.clone());
         if self.set.len() >= self.capacity {
             match self.set.last() {
                 Some(worst) if key < *worst => {}

@@ -7,6 +7,7 @@ use std::cmp::Reverse;
 use std::collections::BTreeSet;
 
 use super::OeHeuristic;
+use super::ordered::Ordered;
 use crate::concept::{Concept, length};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -30,22 +31,7 @@ pub struct SearchNode {
     score: f64,
 }
 
-/// A total order on finite scores (NaN never occurs: scores are sums of finite terms).
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct Score(f64);
-impl Eq for Score {}
-impl PartialOrd for Score {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for Score {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        self.0.total_cmp(&other.0)
-    }
-}
-
-type Key = (Reverse<Score>, usize, NodeId);
+type Key = (Reverse<Ordered>, usize, NodeId);
 
 #[derive(Debug)]
 pub struct SearchTree {
@@ -141,7 +127,7 @@ impl SearchTree {
     }
 
     fn key_of(node: &SearchNode, id: NodeId) -> Key {
-        (Reverse(Score(node.score)), node.length, id)
+        (Reverse(Ordered(node.score)), node.length, id)
     }
 }
 

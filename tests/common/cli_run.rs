@@ -1,0 +1,32 @@
+//! Running the `oxilearn` binary from tests.
+
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+pub fn oxilearn(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_oxilearn"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("runs the binary")
+}
+
+/// Runs a command that must succeed and print one JSON document.
+pub fn json(args: &[&str]) -> Value {
+    let out = oxilearn(args);
+    assert!(
+        out.status.success(),
+        "{args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("stdout is one JSON document")
+}
+
+/// Runs a command that must fail with exit code 2 and nothing on stdout; its stderr.
+pub fn fails_with(args: &[&str]) -> String {
+    let out = oxilearn(args);
+    assert_eq!(out.status.code(), Some(2), "{args:?} should exit with 2");
+    assert!(out.stdout.is_empty(), "nothing on stdout when failing");
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
