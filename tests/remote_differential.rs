@@ -253,13 +253,14 @@ fn virtuoso_carcinogenesis_sample() {
 }
 
 /// Every query shape a probe may pick gives the reference answers on the embedded store too
-/// (no server needed): counting correlated and joined, booleans inline and split.
+/// (no server needed): counting correlated and joined, booleans inline and split. (The joined
+/// shape groups every subject per evaluation on Oxigraph, so the samples stay small.)
 #[test]
 fn embedded_agrees_in_every_shape() {
-    let mut files = vec![fixture("fixtures/family/family.ttl")];
-    if let Some(f) = common::shared_dataset("family/family-benchmark_rich_background.owl") {
-        files.push(f);
-    }
+    let files = [
+        fixture("fixtures/family/family.ttl"),
+        fixture("fixtures/trains/trains.ttl"),
+    ];
     for file in files {
         for counting in [CountingShape::Correlated, CountingShape::Joined] {
             for booleans in [BooleanShape::Inline, BooleanShape::Split] {
@@ -279,7 +280,7 @@ fn embedded_agrees_in_every_shape() {
                 let sig = local.signature();
                 let among = sample(sig.individual_count(), 1000);
                 let mut generator = RandomConcepts::new(&sig, 31, RandomOptions::default());
-                for _ in 0..300 {
+                for _ in 0..150 {
                     let c = generator.concept();
                     let want = local.reference.covered(&c, &among).expect("reference");
                     let got = local.sparql.covered(&c, &among).expect("embedded");
