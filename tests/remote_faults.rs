@@ -819,6 +819,41 @@ fn bearer_auth_is_sent_and_never_shown() {
 }
 
 #[test]
+fn auth_file_credentials_are_sent_and_never_shown() {
+    let dir = std::env::temp_dir().join(format!("oxilearn-auth-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("endpoint.auth");
+    std::fs::write(
+        &file,
+        format!("# test credentials\nuser = alice\npassword = \"{PASSWORD}\"\n"),
+    )
+    .unwrap();
+    let auth = Auth::from_file(&file).unwrap_or_else(|e| panic!("{e}"));
+    assert_secret_free("Auth Debug", &format!("{auth:?}"));
+    let (mock, seen) = auth_recorder(|r: &Request| match r.index {
+        0 => ok_json(1).into(),
+        _ => Response::text(400, "bad query").into(),
+    });
+    let b = backend(HttpOptions {
+        auth: Some(auth),
+        ..fast(&mock.url())
+    });
+    expect_rows(select(&b, &x_query()), 1);
+    let err = select(&b, &x_query()).expect_err("400");
+    assert_secret_free("error message", &err.to_string());
+    assert_eq!(
+        seen.lock().unwrap()[0].as_deref(),
+        Some("Basic YWxpY2U6czNjcmV0LXB3")
+    );
+    // A broken file names itself and the line, not the secret.
+    std::fs::write(&file, format!("user = alice\npasword = {PASSWORD}\n")).unwrap();
+    let message = Auth::from_file(&file).unwrap_err().to_string();
+    assert!(message.contains("endpoint.auth:2"), "{message}");
+    assert_secret_free("auth file error", &message);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn credentials_in_the_url_are_never_shown() {
     let (mock, seen) = auth_recorder(|_: &Request| Response::text(400, "bad query").into());
     let url = format!("http://alice:{PASSWORD}@{}/sparql", mock.addr());

@@ -137,7 +137,10 @@ pub fn http_options(args: &KbArgs, url: &str) -> anyhow::Result<HttpOptions> {
     options.concurrency = args.concurrency.max(1);
     options.budget = args.query_budget;
     options.max_rows = args.max_rows.max(1);
-    options.auth = Auth::from_env();
+    options.auth = match &args.auth_file {
+        Some(file) => Some(Auth::from_file(file)?),
+        None => Auth::from_env(),
+    };
     Ok(options)
 }
 

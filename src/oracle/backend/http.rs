@@ -33,7 +33,7 @@ use spargebra::Query;
 use spargebra::algebra::{Expression, GraphPattern, OrderExpression};
 use tokio::sync::{Mutex, Semaphore};
 
-use super::{Capabilities, SolutionTable, SparqlBackend};
+use super::{Auth, Capabilities, SolutionTable, SparqlBackend};
 use crate::oracle::OracleError;
 
 /// How the query is sent.
@@ -54,37 +54,6 @@ pub enum ResultsSyntax {
     #[default]
     Json,
     Xml,
-}
-
-/// Credentials; `Debug` never shows them.
-#[derive(Clone)]
-pub enum Auth {
-    Basic { user: String, password: String },
-    Bearer(String),
-}
-
-impl std::fmt::Debug for Auth {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Auth::Basic { user, .. } => write!(f, "Basic({user}, <redacted>)"),
-            Auth::Bearer(_) => write!(f, "Bearer(<redacted>)"),
-        }
-    }
-}
-
-impl Auth {
-    /// From `OXILEARN_ENDPOINT_TOKEN` (bearer) or `OXILEARN_ENDPOINT_USER` +
-    /// `OXILEARN_ENDPOINT_PASSWORD` (basic).
-    pub fn from_env() -> Option<Auth> {
-        if let Ok(token) = std::env::var("OXILEARN_ENDPOINT_TOKEN")
-            && !token.is_empty()
-        {
-            return Some(Auth::Bearer(token));
-        }
-        let user = std::env::var("OXILEARN_ENDPOINT_USER").ok()?;
-        let password = std::env::var("OXILEARN_ENDPOINT_PASSWORD").unwrap_or_default();
-        Some(Auth::Basic { user, password })
-    }
 }
 
 /// Settings of the HTTP backend. Defaults are polite enough for a public endpoint.
@@ -755,16 +724,6 @@ impl SparqlBackend for HttpBackend {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn credentials_never_show_in_debug() {
-        let a = Auth::Basic {
-            user: "u".into(),
-            password: "secret".into(),
-        };
-        assert!(!format!("{a:?}").contains("secret"));
-        assert!(!format!("{:?}", Auth::Bearer("tok".into())).contains("tok"));
-    }
 
     #[test]
     fn paging_orders_by_every_variable() {

@@ -3,12 +3,14 @@
 //! The oracle builds `spargebra` algebra and hands it to a [`SparqlBackend`]; only the backend
 //! knows whether the store is an embedded Oxigraph `Store` or a remote endpoint.
 
+mod auth;
 mod embedded;
 mod http;
 mod probe;
 
+pub use auth::{Auth, AuthFileError};
 pub use embedded::EmbeddedBackend;
-pub use http::{Auth, HttpBackend, HttpOptions, QueryMethod, ResultsSyntax};
+pub use http::{HttpBackend, HttpOptions, QueryMethod, ResultsSyntax};
 pub use probe::{Capabilities, probe, require_capabilities};
 
 use oxigraph::model::Term;
