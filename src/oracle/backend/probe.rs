@@ -215,10 +215,7 @@ fn counting_sample(backend: &dyn SparqlBackend) -> Result<Option<CountingSample>
     }
     Ok(Some(CountingSample {
         property: p.as_str().to_string(),
-        subjects: subjects
-            .iter()
-            .map(|x| NamedNode::new_unchecked(x))
-            .collect(),
+        subjects: subjects.iter().map(NamedNode::new_unchecked).collect(),
         counts,
     }))
 }
