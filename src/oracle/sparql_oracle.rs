@@ -37,9 +37,8 @@ pub struct OracleOptions {
     /// The query shapes to write (`None`, the default: those the backend's capability probe
     /// picked, or the standard ones for a backend never probed, such as the embedded store).
     pub shapes: Option<QueryShapes>,
-    /// Answer three-valued questions. Off for endpoints known to mis-evaluate the nested
-    /// boolean EXISTS filters they compile to (Virtuoso 7, recognised by the failed counting
-    /// probe): `truth` is then refused with a clear error rather than answered wrongly.
+    /// Answer three-valued questions (on by default: with the shapes the probe picks,
+    /// Virtuoso 7 gives the reference truth sets too). Off: `truth` is refused clearly.
     pub three_valued: bool,
 }
 
@@ -450,8 +449,8 @@ impl<B: SparqlBackend> MembershipOracle for SparqlOracle<B> {
         StatsCounter::add(&self.counters.evaluations, 1);
         if !self.options.three_valued {
             return Err(OracleError::Unsupported(format!(
-                "three-valued (open-world) answers are disabled for {}: this endpoint gave \
-                 wrong truth sets in the differential tests (use the closed-world semantics)",
+                "three-valued (open-world) answers are disabled for {} by the oracle's \
+                 options (use the closed-world semantics)",
                 self.backend.name()
             )));
         }
