@@ -455,6 +455,94 @@ fn capped_answer_with_header_is_paged_to_completion() {
     assert_eq!(offsets, vec![0, 10, 20]);
 }
 
+/// A Virtuoso-like endpoint with a row cap of `cap` and a sort window of `cap` rows
+/// (`MaxSortedTopRows`): `ORDER BY … OFFSET o LIMIT l` with `o + l > cap` fails with `SR353`.
+/// Each example in the query's `VALUES` block (`http://ex/rNN`) has `per_example` rows.
+fn sort_limited_endpoint(cap: usize, per_example: usize) -> MockEndpoint {
+    MockEndpoint::start(move |r: &Request| {
+        let text = r.query_text().unwrap_or_default();
+        let examples: BTreeSet<String> = text
+            .split('<')
+            .filter_map(|t| t.split_once('>').map(|(iri, _)| iri.to_string()))
+            .filter(|iri| iri.starts_with("http://ex/r"))
+            .collect();
+        let rows: Vec<Vec<Option<String>>> = examples
+            .iter()
+            .flat_map(|x| {
+                (0..per_example).map(move |v| vec![Some(x.clone()), Some(format!("{x}/v{v}"))])
+            })
+            .collect();
+        let (limit, offset) = r.limit_offset();
+        let offset = offset.unwrap_or(0);
+        if text.contains("ORDER BY") && offset + limit.unwrap_or(0) > cap {
+            return Response::text(
+                500,
+                &format!(
+                    "Virtuoso 22023 Error SR353: Sorted TOP clause specifies more then {} rows \
+                     to sort. Only {cap} are allowed.",
+                    offset + limit.unwrap_or(0)
+                ),
+            )
+            .into();
+        }
+        let offset = offset.min(rows.len());
+        let wanted = limit.map_or(rows.len() - offset, |l| l.min(rows.len() - offset));
+        let answer = &rows[offset..offset + wanted.min(cap)];
+        let mut response = Response::json(common::mock_endpoint::results_json(&["x", "v"], answer));
+        if wanted > cap {
+            response = response.header("X-SPARQL-MaxRows", &cap.to_string());
+        }
+        response.into()
+    })
+}
+
+fn values_query(examples: &[String]) -> Query {
+    let listed: Vec<String> = examples.iter().map(|e| format!("<{e}>")).collect();
+    parse(&format!(
+        "SELECT ?x ?v WHERE {{ VALUES ?x {{ {} }} ?x <urn:p> ?v }}",
+        listed.join(" ")
+    ))
+}
+
+#[test]
+fn paging_past_the_sort_limit_splits_the_values_block() {
+    let mock = sort_limited_endpoint(10, 1);
+    let b = backend(HttpOptions {
+        max_rows: 10,
+        ..fast(&mock.url())
+    });
+    let table = select(&b, &values_query(&iris(40))).unwrap_or_else(|e| panic!("{e}"));
+    let got: BTreeSet<String> = xs(&table).into_iter().collect();
+    assert_eq!(table.rows.len(), 40, "{table:?}");
+    assert_eq!(got, iris(40).into_iter().collect::<BTreeSet<_>>());
+    // Refusals to sort are not retried: each SR353 cost one request.
+    let refused = mock
+        .requests()
+        .iter()
+        .filter(|r| {
+            let (l, o) = r.limit_offset();
+            o.unwrap_or(0) + l.unwrap_or(0) > 10
+        })
+        .count();
+    assert!(refused > 0 && refused <= 8, "{refused} sort refusals");
+}
+
+#[test]
+fn sort_limit_with_nothing_left_to_split_is_a_clear_error() {
+    // One example with 25 rows: the cap cuts it, paging fails, and one binding cannot split.
+    let mock = sort_limited_endpoint(10, 25);
+    let b = backend(HttpOptions {
+        max_rows: 10,
+        ..fast(&mock.url())
+    });
+    let message = expect_err(select(&b, &values_query(&iris(1))));
+    assert!(
+        message.contains("no VALUES block left to split"),
+        "{message}"
+    );
+    assert!(message.contains("SR353"), "{message}");
+}
+
 #[test]
 fn header_cap_below_max_rows_sets_the_page_size() {
     let mock = capped_endpoint(25, 5, Some(5));
@@ -728,6 +816,41 @@ fn bearer_auth_is_sent_and_never_shown() {
     for h in seen.iter() {
         assert_eq!(h.as_deref(), Some("Bearer tok-123-secret"));
     }
+}
+
+#[test]
+fn auth_file_credentials_are_sent_and_never_shown() {
+    let dir = std::env::temp_dir().join(format!("oxilearn-auth-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("endpoint.auth");
+    std::fs::write(
+        &file,
+        format!("# test credentials\nuser = alice\npassword = \"{PASSWORD}\"\n"),
+    )
+    .unwrap();
+    let auth = Auth::from_file(&file).unwrap_or_else(|e| panic!("{e}"));
+    assert_secret_free("Auth Debug", &format!("{auth:?}"));
+    let (mock, seen) = auth_recorder(|r: &Request| match r.index {
+        0 => ok_json(1).into(),
+        _ => Response::text(400, "bad query").into(),
+    });
+    let b = backend(HttpOptions {
+        auth: Some(auth),
+        ..fast(&mock.url())
+    });
+    expect_rows(select(&b, &x_query()), 1);
+    let err = select(&b, &x_query()).expect_err("400");
+    assert_secret_free("error message", &err.to_string());
+    assert_eq!(
+        seen.lock().unwrap()[0].as_deref(),
+        Some("Basic YWxpY2U6czNjcmV0LXB3")
+    );
+    // A broken file names itself and the line, not the secret.
+    std::fs::write(&file, format!("user = alice\npasword = {PASSWORD}\n")).unwrap();
+    let message = Auth::from_file(&file).unwrap_err().to_string();
+    assert!(message.contains("endpoint.auth:2"), "{message}");
+    assert_secret_free("auth file error", &message);
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -44,8 +44,8 @@ pub struct KbArgs {
     /// (rdfxml, turtle, ntriples, nquads, trig, owlxml, ofn).
     #[arg(long, value_name = "FORMAT")]
     pub format: Option<String>,
-    /// A SPARQL 1.1 query endpoint instead of files (credentials from OXILEARN_ENDPOINT_TOKEN,
-    /// or OXILEARN_ENDPOINT_USER and OXILEARN_ENDPOINT_PASSWORD).
+    /// A SPARQL 1.1 query endpoint instead of files (credentials from --auth-file, else
+    /// OXILEARN_ENDPOINT_TOKEN, or OXILEARN_ENDPOINT_USER and OXILEARN_ENDPOINT_PASSWORD).
     #[arg(long, value_name = "URL", conflicts_with = "kb")]
     pub endpoint: Option<String>,
     /// The graph to query at the endpoint (sent as default-graph-uri; repeatable).
@@ -75,6 +75,10 @@ pub struct KbArgs {
     /// Concepts packed into one query when a batch is scored (1: a query per concept).
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub pack_size: usize,
+    /// Endpoint credentials from a file of `key = value` lines: `token = …` (bearer), or
+    /// `user = …` and `password = …` (basic); `#` comments. Wins over the environment.
+    #[arg(long, value_name = "PATH", requires = "endpoint")]
+    pub auth_file: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum, Default)]

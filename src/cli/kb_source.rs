@@ -17,6 +17,7 @@ use crate::oracle::backend::{
     Auth, EmbeddedBackend, HttpBackend, HttpOptions, QueryMethod, SparqlBackend,
     require_capabilities,
 };
+use crate::oracle::sparql::TransitiveShape;
 use crate::oracle::{CacheOptions, Cached, OracleOptions, Signature, SparqlOracle};
 
 /// The oracle stack every command uses, over a file-backed store or an endpoint.
@@ -136,26 +137,33 @@ pub fn http_options(args: &KbArgs, url: &str) -> anyhow::Result<HttpOptions> {
     options.concurrency = args.concurrency.max(1);
     options.budget = args.query_budget;
     options.max_rows = args.max_rows.max(1);
-    options.auth = Auth::from_env();
+    options.auth = match &args.auth_file {
+        Some(file) => Some(Auth::from_file(file)?),
+        None => Auth::from_env(),
+    };
     Ok(options)
 }
 
 fn open_endpoint(args: &KbArgs, url: &str) -> anyhow::Result<Session> {
     let backend = HttpBackend::new(http_options(args, url)?)?;
     let caps = require_capabilities(&backend).with_context(|| format!("probing {url}"))?;
+    let shapes = caps.shapes();
     if !caps.counting() {
         eprintln!(
-            "warning: {url} cannot answer grouped sub-selects correctly (Virtuoso 7 does \
-             not): cardinality restrictions with n ≥ 2 and the open-world semantics will be \
-             refused"
+            "warning: {url} cannot answer grouped sub-selects correctly: cardinality \
+             restrictions with n ≥ 2 are composed from successor lists where the cache can, \
+             and refused otherwise"
         );
     }
+    if shapes.transitive == TransitiveShape::Unavailable {
+        eprintln!(
+            "warning: {url} is Virtuoso, which answers transitive property paths wrongly: \
+             concepts over transitive roles will be refused"
+        );
+    }
+    // The oracle writes the shapes the probe picked (the backend remembers them).
     let backend: Box<dyn SparqlBackend> = Box::new(backend);
-    let options = OracleOptions {
-        counting: caps.counting(),
-        three_valued: caps.counting(),
-        ..oracle_options(args)
-    };
+    let options = oracle_options(args);
     let oracle = SparqlOracle::new(backend, options)
         .with_context(|| format!("reading the signature from {url}"))?;
     Ok(wrap(None, oracle, 0))

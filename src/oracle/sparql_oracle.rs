@@ -8,7 +8,10 @@ use spargebra::Query;
 use spargebra::term::{GroundTerm, Variable};
 
 use super::backend::{SolutionTable, SparqlBackend};
-use super::sparql::{ClassAtoms, Compiler, Polarity, fill_values, fixed_query};
+use super::sparql::{
+    BooleanShape, ClassAtoms, Compiler, CountingShape, Polarity, QueryShapes, TransitiveShape,
+    fill_values, fixed_query, vocabulary_constant,
+};
 use super::{
     IndividualId, IndividualSet, MembershipOracle, OracleError, OracleStats, Signature,
     StatsCounter, Successors, TruthSets, load_signature,
@@ -31,9 +34,11 @@ pub struct OracleOptions {
     /// capability probe shows they cannot answer them: such concepts are then refused with a
     /// clear error instead of getting a wrong answer.
     pub counting: bool,
-    /// Answer three-valued questions. Off for endpoints known to mis-evaluate the nested
-    /// boolean EXISTS filters they compile to (Virtuoso 7, recognised by the failed counting
-    /// probe): `truth` is then refused with a clear error rather than answered wrongly.
+    /// The query shapes to write (`None`, the default: those the backend's capability probe
+    /// picked, or the standard ones for a backend never probed, such as the embedded store).
+    pub shapes: Option<QueryShapes>,
+    /// Answer three-valued questions (on by default: with the shapes the probe picks,
+    /// Virtuoso 7 gives the reference truth sets too). Off: `truth` is refused clearly.
     pub three_valued: bool,
 }
 
@@ -44,6 +49,7 @@ impl Default for OracleOptions {
             class_atoms: ClassAtoms::default(),
             pack_size: 1,
             counting: true,
+            shapes: None,
             three_valued: true,
         }
     }
@@ -54,6 +60,8 @@ pub struct SparqlOracle<B: SparqlBackend> {
     backend: B,
     signature: Arc<Signature>,
     options: OracleOptions,
+    /// The shapes actually written (options, else the probe's choice, else the standard).
+    shapes: QueryShapes,
     counters: StatsCounter,
 }
 
@@ -66,10 +74,18 @@ impl<B: SparqlBackend> SparqlOracle<B> {
 
     /// Reuses an already loaded signature (several oracles over one store).
     pub fn with_signature(backend: B, signature: Arc<Signature>, options: OracleOptions) -> Self {
+        let mut shapes = options
+            .shapes
+            .or_else(|| backend.probed().map(|caps| caps.shapes()))
+            .unwrap_or_default();
+        if !options.counting {
+            shapes.counting = CountingShape::Unavailable;
+        }
         SparqlOracle {
             backend,
             signature,
             options,
+            shapes,
             counters: StatsCounter::default(),
         }
     }
@@ -80,7 +96,12 @@ impl<B: SparqlBackend> SparqlOracle<B> {
 
     /// Whether counting restrictions with n ≥ 2 are compiled (see [`OracleOptions::counting`]).
     pub fn counts(&self) -> bool {
-        self.options.counting
+        self.shapes.counting != CountingShape::Unavailable
+    }
+
+    /// The query shapes this oracle writes.
+    pub fn shapes(&self) -> QueryShapes {
+        self.shapes
     }
 
     pub fn signature_ref(&self) -> &Signature {
@@ -96,13 +117,23 @@ impl<B: SparqlBackend> SparqlOracle<B> {
         self.compiler().covered_query(c, &self.example_nodes(among))
     }
 
+    /// The queries `truth` sends for one chunk of examples: `T(c)`, then `F(c)`.
+    pub fn truth_queries(
+        &self,
+        c: &Concept,
+        among: &IndividualSet,
+    ) -> Result<(Query, Query), OracleError> {
+        let compiler = self.compiler();
+        let x = Variable::new_unchecked("x");
+        let nodes = self.example_nodes(among);
+        let t = compiler.select_members(compiler.truth(c, &x, Polarity::True)?, &nodes);
+        let f = compiler.select_members(compiler.truth(c, &x, Polarity::False)?, &nodes);
+        Ok((t, f))
+    }
+
     fn compiler(&self) -> Compiler<'_> {
-        let compiler = Compiler::with_class_atoms(&self.signature, self.options.class_atoms);
-        if self.options.counting {
-            compiler
-        } else {
-            compiler.without_counting()
-        }
+        Compiler::with_class_atoms(&self.signature, self.options.class_atoms)
+            .with_shapes(self.shapes)
     }
 
     fn example_nodes(&self, among: &IndividualSet) -> Vec<NamedNode> {
@@ -112,7 +143,49 @@ impl<B: SparqlBackend> SparqlOracle<B> {
             .collect()
     }
 
+    /// Refuses, before anything is sent, what this endpoint's shapes cannot answer correctly.
+    fn check_supported(&self, c: &Concept) -> Result<(), OracleError> {
+        if self.shapes.transitive != TransitiveShape::Unavailable {
+            return Ok(());
+        }
+        let mut roles = Vec::new();
+        roles_of(c, &mut roles);
+        for role in roles {
+            if self
+                .signature
+                .role_expansion(role)
+                .terms
+                .iter()
+                .any(|t| t.transitive)
+            {
+                return Err(OracleError::Unsupported(format!(
+                    "the role {} is transitive here (by its declaration or a transitive \
+                     sub-property), and {} is known to answer transitive paths over \
+                     alternatives wrongly or to fail on them; concepts with transitive roles \
+                     are unavailable on this endpoint",
+                    role.property.as_str(),
+                    self.backend.name()
+                )));
+            }
+        }
+        Ok(())
+    }
+
     fn run(&self, query: &Query) -> Result<SolutionTable, OracleError> {
+        if let Some(limit) = self.shapes.max_exists {
+            let text = query.to_string();
+            let n = text.matches("EXISTS").count();
+            if n > limit {
+                return Err(OracleError::Backend {
+                    backend: self.backend.name(),
+                    message: format!(
+                        "not sent: the query holds {n} EXISTS filters, more than the {limit} \
+                         this endpoint is known to survive (larger ones crashed it)"
+                    ),
+                    query: text,
+                });
+            }
+        }
         let started = Instant::now();
         let result = self.backend.select(query);
         StatsCounter::add(&self.counters.queries_sent, 1);
@@ -188,7 +261,108 @@ impl<B: SparqlBackend> SparqlOracle<B> {
         Ok(out)
     }
 
+    /// Closed-world members of `c` among `among` with one query (or one per chunk).
+    fn covered_by_query(
+        &self,
+        c: &Concept,
+        among: &IndividualSet,
+    ) -> Result<IndividualSet, OracleError> {
+        let compiler = self.compiler();
+        let x = Variable::new_unchecked("x");
+        let condition = compiler.member(c, &x)?;
+        self.members_by_chunks(among, |chunk| {
+            compiler.select_members(condition.clone(), chunk)
+        })
+    }
+
+    /// [`BooleanShape::Split`]: the top-level `⊓`, `⊔`, `¬` as set operations over a query per
+    /// part. Each later conjunct (disjunct) is asked only about the examples still in (out).
+    fn covered_split(
+        &self,
+        c: &Concept,
+        among: &IndividualSet,
+    ) -> Result<IndividualSet, OracleError> {
+        if among.is_empty() {
+            return Ok(among.clone());
+        }
+        match c {
+            Concept::Top => Ok(among.clone()),
+            Concept::Bottom => Ok(self.signature.empty_set()),
+            Concept::Not(inner) => Ok(among.difference(&self.covered_split(inner, among)?)),
+            Concept::And(cs) => {
+                let mut out = among.clone();
+                for part in cs {
+                    out = self.covered_split(part, &out)?;
+                }
+                Ok(out)
+            }
+            Concept::Or(cs) => {
+                let mut out = self.signature.empty_set();
+                for part in cs {
+                    let rest = among.difference(&out);
+                    out.union_with(&self.covered_split(part, &rest)?);
+                }
+                Ok(out)
+            }
+            _ => self.covered_by_query(c, among),
+        }
+    }
+
+    /// The truth set of `polarity` for `c`, split like [`Self::covered_split`] (Kleene:
+    /// `T(⊓)`, `F(⊔)` intersect; `T(⊔)`, `F(⊓)` unite; `¬` swaps the sets).
+    fn truth_split(
+        &self,
+        c: &Concept,
+        among: &IndividualSet,
+        polarity: Polarity,
+    ) -> Result<IndividualSet, OracleError> {
+        if among.is_empty() {
+            return Ok(among.clone());
+        }
+        if let Some(constant) = vocabulary_constant(c) {
+            return self.truth_split(&constant, among, polarity);
+        }
+        let (narrowing, parts) = match (c, polarity) {
+            (Concept::Top, Polarity::True) | (Concept::Bottom, Polarity::False) => {
+                return Ok(among.clone());
+            }
+            (Concept::Top, Polarity::False) | (Concept::Bottom, Polarity::True) => {
+                return Ok(self.signature.empty_set());
+            }
+            (Concept::Not(inner), _) => return self.truth_split(inner, among, polarity.flip()),
+            (Concept::And(cs), Polarity::True) | (Concept::Or(cs), Polarity::False) => (true, cs),
+            (Concept::And(cs), Polarity::False) | (Concept::Or(cs), Polarity::True) => (false, cs),
+            _ => return self.truth_by_query(c, among, polarity),
+        };
+        if narrowing {
+            let mut out = among.clone();
+            for part in parts {
+                out = self.truth_split(part, &out, polarity)?;
+            }
+            Ok(out)
+        } else {
+            let mut out = self.signature.empty_set();
+            for part in parts {
+                let rest = among.difference(&out);
+                out.union_with(&self.truth_split(part, &rest, polarity)?);
+            }
+            Ok(out)
+        }
+    }
+
     fn truth_set(
+        &self,
+        c: &Concept,
+        among: &IndividualSet,
+        polarity: Polarity,
+    ) -> Result<IndividualSet, OracleError> {
+        match self.shapes.booleans {
+            BooleanShape::Inline => self.truth_by_query(c, among, polarity),
+            BooleanShape::Split => self.truth_split(c, among, polarity),
+        }
+    }
+
+    fn truth_by_query(
         &self,
         c: &Concept,
         among: &IndividualSet,
@@ -216,12 +390,11 @@ impl<B: SparqlBackend> MembershipOracle for SparqlOracle<B> {
             _ if among.is_empty() => return Ok(self.signature.empty_set()),
             _ => {}
         }
-        let compiler = self.compiler();
-        let x = Variable::new_unchecked("x");
-        let condition = compiler.member(c, &x)?;
-        self.members_by_chunks(among, |chunk| {
-            compiler.select_members(condition.clone(), chunk)
-        })
+        self.check_supported(c)?;
+        match self.shapes.booleans {
+            BooleanShape::Inline => self.covered_by_query(c, among),
+            BooleanShape::Split => self.covered_split(c, among),
+        }
     }
 
     /// Packs the batch into queries of `pack_size` concepts, packs in parallel; a pack that
@@ -233,7 +406,7 @@ impl<B: SparqlBackend> MembershipOracle for SparqlOracle<B> {
     ) -> Vec<Result<IndividualSet, OracleError>> {
         use rayon::prelude::*;
         let pack = self.options.pack_size.max(1);
-        if pack == 1 || among.is_empty() {
+        if pack == 1 || among.is_empty() || self.shapes.booleans == BooleanShape::Split {
             return concepts
                 .par_iter()
                 .map(|c| self.covered(c, among))
@@ -276,11 +449,12 @@ impl<B: SparqlBackend> MembershipOracle for SparqlOracle<B> {
         StatsCounter::add(&self.counters.evaluations, 1);
         if !self.options.three_valued {
             return Err(OracleError::Unsupported(format!(
-                "three-valued (open-world) answers are disabled for {}: this endpoint gave \
-                 wrong truth sets in the differential tests (use the closed-world semantics)",
+                "three-valued (open-world) answers are disabled for {} by the oracle's \
+                 options (use the closed-world semantics)",
                 self.backend.name()
             )));
         }
+        self.check_supported(c)?;
         if among.is_empty() {
             let empty = self.signature.empty_set();
             return Ok(TruthSets {
@@ -347,6 +521,14 @@ impl<B: SparqlBackend> MembershipOracle for SparqlOracle<B> {
         role: &Role,
         among: &IndividualSet,
     ) -> Result<Option<Successors>, OracleError> {
+        // A role this endpoint cannot follow is not listed; its restrictions then go to
+        // `covered`, which refuses them with the reason.
+        if self
+            .check_supported(&Concept::some(role.clone(), Concept::Top))
+            .is_err()
+        {
+            return Ok(None);
+        }
         let compiler = self.compiler();
         let mut pairs = Vec::new();
         for chunk in self
@@ -372,6 +554,24 @@ impl<B: SparqlBackend> MembershipOracle for SparqlOracle<B> {
             self.signature.individual_count(),
             pairs,
         )))
+    }
+}
+
+/// Every role a concept mentions, nested fillers included.
+fn roles_of<'c>(c: &'c Concept, out: &mut Vec<&'c crate::concept::Role>) {
+    match c {
+        Concept::Not(inner) => roles_of(inner, out),
+        Concept::And(cs) | Concept::Or(cs) => cs.iter().for_each(|c| roles_of(c, out)),
+        Concept::Some { role, filler }
+        | Concept::Only { role, filler }
+        | Concept::Min { role, filler, .. }
+        | Concept::Max { role, filler, .. }
+        | Concept::Exactly { role, filler, .. } => {
+            out.push(role);
+            roles_of(filler, out);
+        }
+        Concept::HasValue { role, .. } | Concept::HasSelf(role) => out.push(role),
+        _ => {}
     }
 }
 

@@ -9,7 +9,10 @@
 //!   budget stops a run that would send too many.
 //! - A result of exactly `max_rows` rows, or one with Virtuoso's `X-SPARQL-MaxRows` header, is
 //!   truncated: the query is re-run page by page (`ORDER BY` all projected variables,
-//!   `LIMIT`/`OFFSET`). A partial answer (Virtuoso's anytime `X-SQL-State: S1TAT`) or a body
+//!   `LIMIT`/`OFFSET`). Where the endpoint refuses to sort that deep (Virtuoso's
+//!   `MaxSortedTopRows`, 10,000 by default on public endpoints: error `SR353`), the query's
+//!   `VALUES` block is halved instead and each half answered the same way, recursively, so a
+//!   capped answer still ends complete. A partial answer (Virtuoso's anytime `X-SQL-State: S1TAT`) or a body
 //!   that does not parse after `200 OK` is an error, never an empty answer.
 //! - Errors carry the endpoint's message and the query; credentials never appear in them.
 //!
@@ -30,7 +33,7 @@ use spargebra::Query;
 use spargebra::algebra::{Expression, GraphPattern, OrderExpression};
 use tokio::sync::{Mutex, Semaphore};
 
-use super::{SolutionTable, SparqlBackend};
+use super::{Auth, Capabilities, SolutionTable, SparqlBackend};
 use crate::oracle::OracleError;
 
 /// How the query is sent.
@@ -51,37 +54,6 @@ pub enum ResultsSyntax {
     #[default]
     Json,
     Xml,
-}
-
-/// Credentials; `Debug` never shows them.
-#[derive(Clone)]
-pub enum Auth {
-    Basic { user: String, password: String },
-    Bearer(String),
-}
-
-impl std::fmt::Debug for Auth {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Auth::Basic { user, .. } => write!(f, "Basic({user}, <redacted>)"),
-            Auth::Bearer(_) => write!(f, "Bearer(<redacted>)"),
-        }
-    }
-}
-
-impl Auth {
-    /// From `OXILEARN_ENDPOINT_TOKEN` (bearer) or `OXILEARN_ENDPOINT_USER` +
-    /// `OXILEARN_ENDPOINT_PASSWORD` (basic).
-    pub fn from_env() -> Option<Auth> {
-        if let Ok(token) = std::env::var("OXILEARN_ENDPOINT_TOKEN")
-            && !token.is_empty()
-        {
-            return Some(Auth::Bearer(token));
-        }
-        let user = std::env::var("OXILEARN_ENDPOINT_USER").ok()?;
-        let password = std::env::var("OXILEARN_ENDPOINT_PASSWORD").unwrap_or_default();
-        Some(Auth::Basic { user, password })
-    }
 }
 
 /// Settings of the HTTP backend. Defaults are polite enough for a public endpoint.
@@ -175,6 +147,8 @@ struct Shared {
 /// A SPARQL endpoint reached over HTTP.
 pub struct HttpBackend {
     shared: Arc<Shared>,
+    /// What the capability probe found (the shapes oracles over this backend write).
+    probed: std::sync::Mutex<Option<Capabilities>>,
     /// Always `Some` until dropped (taken in `Drop` to shut down without blocking).
     runtime: Option<tokio::runtime::Runtime>,
 }
@@ -234,6 +208,7 @@ impl HttpBackend {
                 options,
                 shown_endpoint,
             }),
+            probed: std::sync::Mutex::new(None),
             runtime: Some(runtime),
         })
     }
@@ -269,12 +244,68 @@ impl Shared {
         }
     }
 
-    async fn select_all(self: Arc<Self>, query: Query) -> Result<SolutionTable, OracleError> {
-        let text = query.to_string();
-        let (table, capped) = self.run_with_retries(&text).await?;
-        let Some(cap) = capped else {
-            return Ok(table);
+    /// All rows of `query`: one request, or pages when the answer is capped, or halves of its
+    /// `VALUES` block when the endpoint cannot page that deep.
+    fn select_all(
+        self: Arc<Self>,
+        query: Query,
+    ) -> std::pin::Pin<
+        Box<dyn std::future::Future<Output = Result<SolutionTable, OracleError>> + Send>,
+    > {
+        Box::pin(async move {
+            let text = query.to_string();
+            let (table, capped) = self.run_with_retries(&text).await?;
+            let Some(cap) = capped else {
+                return Ok(table);
+            };
+            match Arc::clone(&self).page(&query, &text, table, cap).await {
+                Err(e) if is_sort_limit(&e) => self.select_halves(&query, e).await,
+                other => other,
+            }
+        })
+    }
+
+    /// Answers the two halves of the query's `VALUES` block and joins their rows.
+    async fn select_halves(
+        self: Arc<Self>,
+        query: &Query,
+        cause: OracleError,
+    ) -> Result<SolutionTable, OracleError> {
+        let Some((first, second)) = split_values(query) else {
+            return Err(self.error(
+                &query.to_string(),
+                format!(
+                    "the answer is capped, paging past the endpoint's sort limit fails, and \
+                     the query has no VALUES block left to split: {cause}"
+                ),
+            ));
         };
+        let mut table = Arc::clone(&self).select_all(first).await?;
+        let rest = self.select_all(second).await?;
+        if rest.variables == table.variables {
+            table.rows.extend(rest.rows);
+        } else {
+            for row in rest.rows {
+                let mut aligned = vec![None; table.variables.len()];
+                for (v, cell) in rest.variables.iter().zip(row) {
+                    if let Some(i) = table.variables.iter().position(|w| w == v) {
+                        aligned[i] = cell;
+                    }
+                }
+                table.rows.push(aligned);
+            }
+        }
+        Ok(table)
+    }
+
+    /// Pages through an ordered version of a capped query, pages of the cap.
+    async fn page(
+        self: Arc<Self>,
+        query: &Query,
+        text: &str,
+        table: SolutionTable,
+        cap: usize,
+    ) -> Result<SolutionTable, OracleError> {
         // Cut by the endpoint's row cap: page through an ordered version, pages of the cap.
         let page = cap.max(1);
         let mut all = SolutionTable {
@@ -284,8 +315,8 @@ impl Shared {
         let mut offset = 0;
         let mut previous_first: Option<Vec<Option<Term>>> = None;
         loop {
-            let paged = paged_query(&query, &table.variables, offset, page).ok_or_else(|| {
-                self.error(&text, "truncated answer to a query that cannot be paged")
+            let paged = paged_query(query, &table.variables, offset, page).ok_or_else(|| {
+                self.error(text, "truncated answer to a query that cannot be paged")
             })?;
             let paged_text = paged.to_string();
             let (chunk, page_capped) = self.run_with_retries(&paged_text).await?;
@@ -447,6 +478,10 @@ impl Shared {
         };
         if !status.is_success() {
             let message = format!("HTTP {status}: {}", excerpt(&body));
+            // Refusing to sort that deep is no transient fault: the caller splits instead.
+            if is_sort_limit_message(&message) {
+                return Attempt::Fail(message);
+            }
             return if status == StatusCode::TOO_MANY_REQUESTS || status.is_server_error() {
                 Attempt::Retry(message, retry_after(&headers))
             } else {
@@ -496,6 +531,82 @@ impl Shared {
                 None,
             ),
         }
+    }
+}
+
+/// Virtuoso's refusal to sort past `MaxSortedTopRows` (error `SR353`, "Sorted TOP clause
+/// specifies more then N rows to sort").
+fn is_sort_limit_message(message: &str) -> bool {
+    message.contains("SR353") || message.contains("Sorted TOP clause")
+}
+
+fn is_sort_limit(e: &OracleError) -> bool {
+    matches!(e, OracleError::Backend { message, .. } if is_sort_limit_message(message))
+}
+
+/// The query with its outermost `VALUES` block (the examples) cut in two halves, or `None`
+/// when it has none with two bindings or more.
+fn split_values(query: &Query) -> Option<(Query, Query)> {
+    let Query::Select {
+        dataset,
+        pattern,
+        base_iri,
+    } = query
+    else {
+        return None;
+    };
+    let (a, b) = split_pattern(pattern)?;
+    let select = |pattern| Query::Select {
+        dataset: dataset.clone(),
+        pattern,
+        base_iri: base_iri.clone(),
+    };
+    Some((select(a), select(b)))
+}
+
+/// Finds the first `VALUES` outside any expression (through projections, filters, joins,
+/// slices and orderings) and returns the pattern twice, once with each half of its rows.
+fn split_pattern(pattern: &GraphPattern) -> Option<(GraphPattern, GraphPattern)> {
+    let both = |inner: &GraphPattern, rebuild: &dyn Fn(GraphPattern) -> GraphPattern| {
+        split_pattern(inner).map(|(a, b)| (rebuild(a), rebuild(b)))
+    };
+    match pattern {
+        GraphPattern::Values {
+            variables,
+            bindings,
+        } if bindings.len() >= 2 => {
+            let (a, b) = bindings.split_at(bindings.len() / 2);
+            let values = |rows: &[Vec<Option<spargebra::term::GroundTerm>>]| GraphPattern::Values {
+                variables: variables.clone(),
+                bindings: rows.to_vec(),
+            };
+            Some((values(a), values(b)))
+        }
+        GraphPattern::Project { inner, variables } => both(inner, &|p| GraphPattern::Project {
+            inner: Box::new(p),
+            variables: variables.clone(),
+        }),
+        GraphPattern::Distinct { inner } => {
+            both(inner, &|p| GraphPattern::Distinct { inner: Box::new(p) })
+        }
+        GraphPattern::Reduced { inner } => {
+            both(inner, &|p| GraphPattern::Reduced { inner: Box::new(p) })
+        }
+        GraphPattern::Filter { expr, inner } => both(inner, &|p| GraphPattern::Filter {
+            expr: expr.clone(),
+            inner: Box::new(p),
+        }),
+        GraphPattern::Join { left, right } => both(left, &|p| GraphPattern::Join {
+            left: Box::new(p),
+            right: right.clone(),
+        })
+        .or_else(|| {
+            both(right, &|p| GraphPattern::Join {
+                left: left.clone(),
+                right: Box::new(p),
+            })
+        }),
+        _ => None,
     }
 }
 
@@ -598,21 +709,21 @@ impl SparqlBackend for HttpBackend {
     fn name(&self) -> String {
         self.shared.shown_endpoint.clone()
     }
+
+    fn probed(&self) -> Option<Capabilities> {
+        self.probed.lock().ok().and_then(|p| p.clone())
+    }
+
+    fn remember_probe(&self, caps: &Capabilities) {
+        if let Ok(mut p) = self.probed.lock() {
+            *p = Some(caps.clone());
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn credentials_never_show_in_debug() {
-        let a = Auth::Basic {
-            user: "u".into(),
-            password: "secret".into(),
-        };
-        assert!(!format!("{a:?}").contains("secret"));
-        assert!(!format!("{:?}", Auth::Bearer("tok".into())).contains("tok"));
-    }
 
     #[test]
     fn paging_orders_by_every_variable() {

@@ -3,12 +3,14 @@
 //! The oracle builds `spargebra` algebra and hands it to a [`SparqlBackend`]; only the backend
 //! knows whether the store is an embedded Oxigraph `Store` or a remote endpoint.
 
+mod auth;
 mod embedded;
 mod http;
 mod probe;
 
+pub use auth::{Auth, AuthFileError};
 pub use embedded::EmbeddedBackend;
-pub use http::{Auth, HttpBackend, HttpOptions, QueryMethod, ResultsSyntax};
+pub use http::{HttpBackend, HttpOptions, QueryMethod, ResultsSyntax};
 pub use probe::{Capabilities, probe, require_capabilities};
 
 use oxigraph::model::Term;
@@ -47,6 +49,16 @@ pub trait SparqlBackend: Send + Sync {
 
     /// A short human-readable name for error messages and statistics ("embedded", a URL…).
     fn name(&self) -> String;
+
+    /// What the capability probe found, once it ran on this backend (remote backends remember
+    /// it, so an oracle built over the backend writes the shapes the endpoint answers).
+    fn probed(&self) -> Option<Capabilities> {
+        None
+    }
+
+    /// Keeps the probe's findings (see [`SparqlBackend::probed`]); backends that need no
+    /// endpoint-specific shapes ignore them.
+    fn remember_probe(&self, _caps: &Capabilities) {}
 }
 
 impl<B: SparqlBackend + ?Sized> SparqlBackend for Box<B> {
@@ -57,6 +69,14 @@ impl<B: SparqlBackend + ?Sized> SparqlBackend for Box<B> {
     fn name(&self) -> String {
         (**self).name()
     }
+
+    fn probed(&self) -> Option<Capabilities> {
+        (**self).probed()
+    }
+
+    fn remember_probe(&self, caps: &Capabilities) {
+        (**self).remember_probe(caps)
+    }
 }
 
 impl<B: SparqlBackend + ?Sized> SparqlBackend for std::sync::Arc<B> {
@@ -66,5 +86,13 @@ impl<B: SparqlBackend + ?Sized> SparqlBackend for std::sync::Arc<B> {
 
     fn name(&self) -> String {
         (**self).name()
+    }
+
+    fn probed(&self) -> Option<Capabilities> {
+        (**self).probed()
+    }
+
+    fn remember_probe(&self, caps: &Capabilities) {
+        (**self).remember_probe(caps)
     }
 }

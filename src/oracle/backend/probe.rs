@@ -1,12 +1,24 @@
 //! The capability probe: a handful of tiny queries, run once at start, that tell whether an
-//! endpoint can answer the constructs the oracle's queries use. The answers to the probes are
-//! checked, not only their success, since some endpoints accept a construct and ignore it.
+//! endpoint can answer the constructs the oracle's queries use, and which of the equivalent
+//! query shapes it answers correctly. The answers to the probes are checked, not only their
+//! success, since some endpoints accept a construct and ignore it, or answer it wrongly.
+//!
+//! Counting shapes are checked twice: on inline data (answer known whatever the graph holds)
+//! and on the endpoint's own triples (a subject with two objects for one predicate and a few
+//! of its neighbours), against plain `GROUP BY` counts, which every endpoint with aggregates
+//! answers. The second check matters: Virtuoso 7 refuses sub-selects over inline data inside
+//! `EXISTS`, yet answers the correlated shape over triple patterns with wrong rows.
 
+use std::collections::BTreeMap;
+
+use oxigraph::model::{NamedNode, Term};
 use serde::Serialize;
-use spargebra::SparqlParser;
+use spargebra::{Query, SparqlParser};
 
 use super::SparqlBackend;
-use crate::oracle::OracleError;
+use crate::concept::{Concept, Iri, Role};
+use crate::oracle::sparql::{BooleanShape, Compiler, CountingShape, QueryShapes, TransitiveShape};
+use crate::oracle::{ObjectPropertyInfo, OracleError, Signature};
 
 /// What the endpoint answered correctly.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
@@ -16,14 +28,55 @@ pub struct Capabilities {
     pub not_exists: bool,
     pub aggregates: bool,
     /// A grouped sub-select inside `FILTER EXISTS`, correlated on its projected variable
-    /// (how `≥n`/`≤n`/`=n r.C` with n ≥ 2 are written). Virtuoso 7 refuses it.
+    /// ([`CountingShape::Correlated`]). Virtuoso 7 refuses or mis-answers it.
     pub correlated_subselect: bool,
+    /// The uncorrelated grouped sub-select joined inside `EXISTS` ([`CountingShape::Joined`]),
+    /// checked on the endpoint's data (false when the data offers nothing to check it on).
+    pub joined_subselect: bool,
+    /// A conjunction holding a disjunction of five `EXISTS` keeps its other conjuncts
+    /// (Virtuoso 7 drops them): else [`BooleanShape::Split`] is used.
+    pub wide_disjunctions: bool,
+    /// The endpoint named itself Virtuoso in an error answer: its transitive paths are refused
+    /// and large filters are not sent (see [`TransitiveShape::Unavailable`]).
+    pub virtuoso: bool,
 }
 
+/// The most `EXISTS` one query may hold on Virtuoso 7 (a filter with 49 crashed it).
+const VIRTUOSO_MAX_EXISTS: usize = 24;
+
 impl Capabilities {
-    /// Whether counting restrictions (n ≥ 2) can be compiled for this endpoint.
+    /// Whether counting restrictions (n ≥ 2) can be compiled for this endpoint (in some shape).
     pub fn counting(&self) -> bool {
-        self.aggregates && self.correlated_subselect
+        self.shapes().counting != CountingShape::Unavailable
+    }
+
+    /// The query shapes to write for this endpoint: the first correct one of each construct,
+    /// in order of preference (cheapest first).
+    pub fn shapes(&self) -> QueryShapes {
+        let counting = if !self.aggregates {
+            CountingShape::Unavailable
+        } else if self.correlated_subselect {
+            CountingShape::Correlated
+        } else if self.joined_subselect {
+            CountingShape::Joined
+        } else {
+            CountingShape::Unavailable
+        };
+        let booleans = if self.wide_disjunctions {
+            BooleanShape::Inline
+        } else {
+            BooleanShape::Split
+        };
+        QueryShapes {
+            counting,
+            booleans,
+            transitive: if self.virtuoso {
+                TransitiveShape::Unavailable
+            } else {
+                TransitiveShape::Path
+            },
+            max_exists: self.virtuoso.then_some(VIRTUOSO_MAX_EXISTS),
+        }
     }
 
     /// The constructs every oracle query may use and the endpoint lacks, with what they are
@@ -49,7 +102,7 @@ impl Capabilities {
         if !self.aggregates {
             out.push("GROUP BY / HAVING with COUNT(DISTINCT) (cardinality restrictions)");
         }
-        if !self.correlated_subselect {
+        if !self.correlated_subselect && !self.joined_subselect {
             out.push("grouped sub-selects inside EXISTS (cardinality restrictions)");
         }
         out
@@ -59,15 +112,167 @@ impl Capabilities {
 const A: &str = "<urn:oxilearn:probe:a>";
 const P: &str = "<urn:oxilearn:probe:p>";
 
-/// Runs a probe query; `Some(rows)` when it was answered.
-fn rows(backend: &dyn SparqlBackend, text: &str) -> Result<Option<usize>, OracleError> {
-    let query = SparqlParser::new()
+fn parse(text: &str) -> Result<Query, OracleError> {
+    SparqlParser::new()
         .parse_query(text)
         .map_err(|e| OracleError::BuiltinQuery {
             name: "capability probe".into(),
             message: e.to_string(),
-        })?;
-    Ok(backend.select(&query).ok().map(|t| t.rows.len()))
+        })
+}
+
+/// Runs a probe query; `Some(rows)` when it was answered.
+fn rows(backend: &dyn SparqlBackend, text: &str) -> Result<Option<usize>, OracleError> {
+    Ok(backend.select(&parse(text)?).ok().map(|t| t.rows.len()))
+}
+
+/// The IRIs in one column of an answer (`None` when the query failed).
+fn iris(backend: &dyn SparqlBackend, query: &Query, column: &str) -> Option<Vec<String>> {
+    let table = backend.select(query).ok()?;
+    Some(
+        table
+            .column_values(column)
+            .filter_map(|t| match t {
+                Term::NamedNode(n) => Some(n.as_str().to_string()),
+                _ => None,
+            })
+            .collect(),
+    )
+}
+
+/// `(E₁ || … || E₅) && F` for a subject of the graph, with `E₁` true (`?x ?p ?o`) and `F`
+/// false (a predicate no data uses): the answer must be empty. Written with triple patterns
+/// only: the same with `VALUES` inside the `EXISTS` has crashed Virtuoso 7.
+fn wide_disjunctions_kept(backend: &dyn SparqlBackend) -> Result<bool, OracleError> {
+    let subject = parse("SELECT ?s WHERE { ?s ?p ?o FILTER(isIRI(?s)) } LIMIT 1")?;
+    let Some(subject) = iris(backend, &subject, "s").and_then(|s| s.into_iter().next()) else {
+        return Ok(true);
+    };
+    let none = |i: usize| format!("EXISTS {{ ?x <urn:oxilearn:probe:p{i}> ?o{i} }}");
+    let query = parse(&format!(
+        "SELECT ?x WHERE {{ VALUES ?x {{ <{subject}> }} \
+         FILTER(((((EXISTS {{ ?x ?p ?o }} || {}) || {}) || {}) || {}) && {}) }}",
+        none(1),
+        none(2),
+        none(3),
+        none(4),
+        none(5)
+    ))?;
+    Ok(backend.select(&query).is_ok_and(|t| t.rows.is_empty()))
+}
+
+/// Real data to check counting shapes on: a property, a few subjects, and how many distinct
+/// IRI successors each has through it (by a plain grouped query).
+struct CountingSample {
+    property: String,
+    subjects: Vec<NamedNode>,
+    counts: BTreeMap<String, usize>,
+}
+
+/// Finds a subject with two IRI objects for one predicate; its objects join the sample, as
+/// they usually have fewer successors.
+fn counting_sample(backend: &dyn SparqlBackend) -> Result<Option<CountingSample>, OracleError> {
+    let pair = parse(
+        "SELECT ?s ?p WHERE { ?s ?p ?o1 . ?s ?p ?o2 \
+         FILTER(isIRI(?s) && isIRI(?o1) && isIRI(?o2) && ?o1 != ?o2) } LIMIT 1",
+    )?;
+    let Ok(table) = backend.select(&pair) else {
+        return Ok(None);
+    };
+    let (Some(Some(Term::NamedNode(s))), Some(Some(Term::NamedNode(p)))) = (
+        table.rows.first().and_then(|r| r.first()),
+        table.rows.first().and_then(|r| r.get(1)),
+    ) else {
+        return Ok(None);
+    };
+    let objects = parse(&format!(
+        "SELECT DISTINCT ?o WHERE {{ {s} {p} ?o FILTER(isIRI(?o)) }} LIMIT 7"
+    ))?;
+    let mut subjects = vec![s.as_str().to_string()];
+    subjects.extend(iris(backend, &objects, "o").unwrap_or_default());
+    subjects.sort();
+    subjects.dedup();
+    let listed: Vec<String> = subjects.iter().map(|x| format!("<{x}>")).collect();
+    let counted = parse(&format!(
+        "SELECT ?x (COUNT(DISTINCT ?y) AS ?n) WHERE {{ VALUES ?x {{ {} }} ?x {p} ?y \
+         FILTER(isIRI(?y)) }} GROUP BY ?x",
+        listed.join(" ")
+    ))?;
+    let Ok(table) = backend.select(&counted) else {
+        return Ok(None);
+    };
+    let (Some(cx), Some(cn)) = (table.column("x"), table.column("n")) else {
+        return Ok(None);
+    };
+    let mut counts = BTreeMap::new();
+    for row in &table.rows {
+        if let (Some(Some(Term::NamedNode(x))), Some(Some(Term::Literal(n)))) =
+            (row.get(cx), row.get(cn))
+            && let Ok(n) = n.value().parse::<usize>()
+        {
+            counts.insert(x.as_str().to_string(), n);
+        }
+    }
+    Ok(Some(CountingSample {
+        property: p.as_str().to_string(),
+        subjects: subjects.iter().map(NamedNode::new_unchecked).collect(),
+        counts,
+    }))
+}
+
+/// Whether the endpoint answers `≥t p.⊤` and `≤(t-1) p.⊤` in `shape` as the plain counts say,
+/// for t = 2 and the sample's largest count. The role is written as the compiler writes real
+/// roles (an alternative path with an inverse, `isIRI` guards).
+fn counting_shape_agrees(
+    backend: &dyn SparqlBackend,
+    shape: CountingShape,
+    sample: &CountingSample,
+) -> Result<bool, OracleError> {
+    let property = Iri::new(sample.property.as_str());
+    let mut sig = Signature::default();
+    sig.object_properties.insert(
+        property.clone(),
+        ObjectPropertyInfo {
+            inverses: [Iri::new("urn:oxilearn:probe:none")].into(),
+            has_non_iri_ends: true,
+            ..ObjectPropertyInfo::default()
+        },
+    );
+    let compiler = Compiler::new(&sig).with_counting(shape);
+    let most = sample.counts.values().copied().max().unwrap_or(0);
+    let mut thresholds = vec![2, most.max(2)];
+    thresholds.dedup();
+    for t in thresholds {
+        let at_least: Vec<String> = sample
+            .subjects
+            .iter()
+            .map(|x| x.as_str().to_string())
+            .filter(|x| sample.counts.get(x).copied().unwrap_or(0) >= t)
+            .collect();
+        let fewer: Vec<String> = sample
+            .subjects
+            .iter()
+            .map(|x| x.as_str().to_string())
+            .filter(|x| !at_least.contains(x))
+            .collect();
+        let role = Role::new(property.clone());
+        let t = u32::try_from(t).unwrap_or(u32::MAX);
+        for (concept, want) in [
+            (Concept::min(t, role.clone(), Concept::Top), &at_least),
+            (Concept::max(t - 1, role, Concept::Top), &fewer),
+        ] {
+            let query = compiler.covered_query(&concept, &sample.subjects)?;
+            let Some(mut got) = iris(backend, &query, "x") else {
+                return Ok(false);
+            };
+            got.sort();
+            got.dedup();
+            if &got != want {
+                return Ok(false);
+            }
+        }
+    }
+    Ok(true)
 }
 
 /// Probes the endpoint. The probe IRIs are not in any real data, so each query's answer is
@@ -93,20 +298,45 @@ pub fn probe(backend: &dyn SparqlBackend) -> Result<Capabilities, OracleError> {
     )? == Some(1);
     // Inline data, so the right answer is known whatever the graph holds: only <a> has two
     // distinct ?y; an endpoint that does not correlate ?x answers both or none.
-    let correlated_subselect = rows(
-        backend,
-        "SELECT ?x WHERE { VALUES ?x { <urn:oxilearn:probe:a> <urn:oxilearn:probe:b> } \
+    let correlated_text = "SELECT ?x WHERE { VALUES ?x { <urn:oxilearn:probe:a> <urn:oxilearn:probe:b> } \
          FILTER EXISTS { SELECT ?x WHERE { VALUES (?x ?y) { \
          (<urn:oxilearn:probe:a> <urn:oxilearn:probe:1>) (<urn:oxilearn:probe:a> <urn:oxilearn:probe:2>) \
-         (<urn:oxilearn:probe:b> <urn:oxilearn:probe:3>) } } GROUP BY ?x HAVING (COUNT(DISTINCT ?y) >= 2) } }",
-    )? == Some(1);
-    Ok(Capabilities {
+         (<urn:oxilearn:probe:b> <urn:oxilearn:probe:3>) } } GROUP BY ?x HAVING (COUNT(DISTINCT ?y) >= 2) } }";
+    let (correlated_subselect, virtuoso) = match backend.select(&parse(correlated_text)?) {
+        Ok(t) => (t.rows.len() == 1, false),
+        Err(e) => {
+            let message = e.to_string();
+            (
+                false,
+                message.contains("Virtuoso ") && message.contains(" Error "),
+            )
+        }
+    };
+    let sample = if aggregates {
+        counting_sample(backend)?
+    } else {
+        None
+    };
+    let on_data = |shape| match &sample {
+        Some(sample) => counting_shape_agrees(backend, shape, sample),
+        None => Ok(false),
+    };
+    let correlated_subselect =
+        correlated_subselect && (sample.is_none() || on_data(CountingShape::Correlated)?);
+    let joined_subselect = aggregates && on_data(CountingShape::Joined)?;
+    let wide_disjunctions = wide_disjunctions_kept(backend)?;
+    let caps = Capabilities {
+        wide_disjunctions,
+        virtuoso,
         values,
         property_paths,
         not_exists,
         aggregates,
         correlated_subselect,
-    })
+        joined_subselect,
+    };
+    backend.remember_probe(&caps);
+    Ok(caps)
 }
 
 /// Probes and fails with a clear message naming what the endpoint cannot answer (counting
@@ -133,7 +363,27 @@ mod tests {
     #[test]
     fn oxigraph_supports_everything() {
         let store = oxigraph::store::Store::new().unwrap();
+        store
+            .load_from_reader(
+                oxigraph::io::RdfFormat::Turtle,
+                "<urn:a> <urn:p> <urn:b>, <urn:c>, <urn:d> . <urn:b> <urn:p> <urn:c> .".as_bytes(),
+            )
+            .unwrap();
         let caps = require_capabilities(&EmbeddedBackend::new(store)).unwrap();
         assert!(caps.missing().is_empty(), "{caps:?}");
+        assert!(caps.joined_subselect, "{caps:?}");
+        assert_eq!(caps.shapes().counting, CountingShape::Correlated);
+        assert_eq!(caps.shapes().booleans, BooleanShape::Inline);
+    }
+
+    #[test]
+    fn an_empty_store_keeps_the_inline_verdict() {
+        let store = oxigraph::store::Store::new().unwrap();
+        let caps = probe(&EmbeddedBackend::new(store)).unwrap();
+        assert!(
+            caps.correlated_subselect && !caps.joined_subselect,
+            "{caps:?}"
+        );
+        assert!(caps.counting());
     }
 }

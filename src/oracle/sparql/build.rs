@@ -71,7 +71,14 @@ pub fn filter(inner: GraphPattern, expr: Expression) -> GraphPattern {
     }
 }
 
+/// `EXISTS { p }`; a pattern filtered by `false` has no solutions, so that is `false` (some
+/// endpoints fail on such a filter around a path they cannot evaluate unbound).
 pub fn exists(p: GraphPattern) -> Expression {
+    if let GraphPattern::Filter { expr, .. } = &p
+        && as_bool(expr) == Some(false)
+    {
+        return truth(false);
+    }
     Expression::Exists(Box::new(p))
 }
 

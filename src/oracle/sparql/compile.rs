@@ -10,9 +10,9 @@
 //! - `∃r.C`: `EXISTS { ?x R ?y FILTER(member(C, ?y)) }` with `R` the role's expansion
 //!   (sub-properties, inverses, symmetry, transitivity: see [`crate::oracle::RoleExpansion`]).
 //! - `∀r.C`: `NOT EXISTS { ?x R ?y FILTER(!member(C, ?y)) }` — vacuously true without successors.
-//! - `≥n r.C`: a correlated `GROUP BY ?x HAVING (COUNT(DISTINCT ?y) >= n)` sub-select;
-//!   `≤n r.C`: `NOT EXISTS` of the `> n` sub-select, so zero successors count;
-//!   `=n r.C`: both (`=0` is `≤0`).
+//! - `≥n r.C` (n ≥ 2): a `GROUP BY HAVING (COUNT(DISTINCT ?y) >= n)` sub-select inside `EXISTS`,
+//!   in one of two equivalent shapes (see [`CountingShape`]); `≤n r.C`: `NOT EXISTS` of the
+//!   `> n` sub-select, so zero successors count; `=n r.C`: both (`=0` is `≤0`).
 //! - `∃r.{a}`: `EXISTS { ?x R a }`; `{a, b}`: `?x IN (a, b)`; `∃r.Self`: `EXISTS { ?x R ?x }`.
 //! - data `∃p.R`: `EXISTS { ?x P ?v FILTER(R admits ?v) }` with `P` the property and its
 //!   sub-properties; see [`crate::oracle::datatypes`] for what a range admits.
@@ -28,6 +28,7 @@ use spargebra::algebra::{
 use spargebra::term::{GroundTerm, TermPattern, Variable};
 
 use super::build::*;
+use super::shapes::{BooleanShape, CountingShape, QueryShapes};
 use crate::concept::{Concept, DataRange, Literal, Role, vocab};
 use crate::oracle::datatypes::{
     compares_by_value, datatype_family, integer_range, numeric_datatypes,
@@ -66,8 +67,8 @@ pub enum ClassAtoms {
 pub struct Compiler<'a> {
     pub(super) sig: &'a Signature,
     class_atoms: ClassAtoms,
-    /// Grouped, correlated sub-selects are available (counting restrictions with n ≥ 2).
-    counting: bool,
+    /// How counting restrictions and transitive roles are written.
+    pub(super) shapes: QueryShapes,
     fresh: Cell<usize>,
 }
 
@@ -83,16 +84,40 @@ impl<'a> Compiler<'a> {
         Compiler {
             sig,
             class_atoms,
-            counting: true,
+            shapes: QueryShapes::default(),
             fresh: Cell::new(0),
         }
     }
 
-    /// Refuse counting restrictions with n ≥ 2 (for endpoints that mis-evaluate the grouped
-    /// sub-selects they compile to) instead of sending them.
-    pub fn without_counting(mut self) -> Self {
-        self.counting = false;
+    /// Writes queries in these shapes (what the endpoint was found to answer correctly).
+    pub fn with_shapes(mut self, shapes: QueryShapes) -> Self {
+        self.shapes = shapes;
         self
+    }
+
+    /// Writes counting restrictions with n ≥ 2 in this shape ([`CountingShape::Unavailable`]:
+    /// refuses them instead of sending a query the endpoint would answer wrongly).
+    pub fn with_counting(mut self, shape: CountingShape) -> Self {
+        self.shapes.counting = shape;
+        self
+    }
+
+    /// Refuse counting restrictions with n ≥ 2.
+    pub fn without_counting(self) -> Self {
+        self.with_counting(CountingShape::Unavailable)
+    }
+
+    /// `a && b && …` of membership conditions; with [`BooleanShape::Split`] written
+    /// `!(!a || !b || …)`: Virtuoso 7 drops the `EXISTS` beside a `NOT EXISTS` over a grouped
+    /// sub-select in a conjunction (`=n`, `A ⊓ ≤n r.C` in fillers), and answers the negated
+    /// disjunction correctly.
+    pub(super) fn conjunction(&self, parts: impl IntoIterator<Item = Expression>) -> Expression {
+        let parts: Vec<Expression> = parts.into_iter().collect();
+        let folded = and_all(parts.iter().cloned());
+        if self.shapes.booleans != BooleanShape::Split || !matches!(folded, Expression::And(..)) {
+            return folded;
+        }
+        Expression::Not(Box::new(or_all(parts.into_iter().map(not))))
     }
 
     pub(super) fn fresh(&self) -> Variable {
@@ -178,7 +203,7 @@ impl<'a> Compiler<'a> {
             Concept::Bottom => truth(false),
             Concept::Class(a) => self.instance_of(v, a.as_str()),
             Concept::Not(inner) => not(self.member(inner, v)?),
-            Concept::And(cs) => and_all(
+            Concept::And(cs) => self.conjunction(
                 cs.iter()
                     .map(|c| self.member(c, v))
                     .collect::<Result<Vec<_>, _>>()?,
@@ -213,7 +238,7 @@ impl<'a> Compiler<'a> {
                     Some(more) => self.count_condition(role, filler, v, more, None)?,
                     None => truth(false),
                 };
-                and_all([at_least, not(more)])
+                self.conjunction([at_least, not(more)])
             }
             Concept::HasValue { role, individual } => exists(self.role_pattern(
                 role,
@@ -248,41 +273,59 @@ impl<'a> Compiler<'a> {
     /// The path itself is kept when resources are typed with blank nodes (VALUES cannot name
     /// them) or when [`ClassAtoms::Path`] is asked for.
     pub(super) fn instance_of(&self, v: &Variable, class: &str) -> Expression {
-        match class {
-            vocab::OWL_THING => return truth(true),
-            vocab::OWL_NOTHING => return truth(false),
-            _ => {}
+        self.instance_of_any(v, [class])
+    }
+
+    /// `?v` is an instance of one of `classes`: one `EXISTS` over the union of their implying
+    /// types (rather than a disjunction of atoms: fewer patterns, and wide disjunctions of
+    /// `EXISTS` are where some endpoints go wrong).
+    pub(super) fn instance_of_any<'c>(
+        &self,
+        v: &Variable,
+        classes: impl IntoIterator<Item = &'c str>,
+    ) -> Expression {
+        let mut named = Vec::new();
+        for class in classes {
+            match class {
+                vocab::OWL_THING => return truth(true),
+                vocab::OWL_NOTHING => {}
+                _ => named.push(class),
+            }
+        }
+        if named.is_empty() {
+            return truth(false);
         }
         if self.class_atoms == ClassAtoms::Path || self.sig.has_blank_types {
+            return or_all(named.into_iter().map(|class| {
+                exists(path(
+                    var(v),
+                    type_path(),
+                    TermPattern::NamedNode(node(class)),
+                ))
+            }));
+        }
+        let types: std::collections::BTreeSet<crate::concept::Iri> = named
+            .iter()
+            .flat_map(|class| self.sig.types_implying(&crate::concept::Iri::new(*class)))
+            .collect();
+        let rdf_type = || PropertyPathExpression::NamedNode(node(RDF_TYPE));
+        if let [only] = types.iter().collect::<Vec<_>>()[..] {
             return exists(path(
                 var(v),
-                type_path(),
-                TermPattern::NamedNode(node(class)),
+                rdf_type(),
+                TermPattern::NamedNode(node(only.as_str())),
             ));
         }
-        let types = self.sig.types_implying(&crate::concept::Iri::new(class));
         let t = self.fresh();
-        let typed = path(
-            var(v),
-            PropertyPathExpression::NamedNode(node(RDF_TYPE)),
-            if types.len() == 1 {
-                TermPattern::NamedNode(node(class))
-            } else {
-                var(&t)
-            },
-        );
-        if types.len() == 1 {
-            return exists(typed);
-        }
         let values = GraphPattern::Values {
-            variables: vec![t],
+            variables: vec![t.clone()],
             bindings: types
                 .iter()
                 .map(|c| vec![Some(GroundTerm::NamedNode(node(c.as_str())))])
                 .collect(),
         };
         exists(GraphPattern::Join {
-            left: Box::new(typed),
+            left: Box::new(path(var(v), rdf_type(), var(&t))),
             right: Box::new(values),
         })
     }
@@ -332,9 +375,8 @@ impl<'a> Compiler<'a> {
         filter(path(s, full, o), and_all(guards))
     }
 
-    /// `EXISTS { SELECT ?v { ?v R ?y FILTER(filler(?y)) } GROUP BY ?v HAVING(COUNT(DISTINCT ?y) >= n) }`
-    /// where `filler` is the closed-world membership or a truth set (`three_valued`).
-    /// `polarity` is `None` for closed-world membership of the filler, or the truth set
+    /// At least `n` distinct r-successors of `?v` satisfy the filler (a grouped sub-select in
+    /// the configured [`CountingShape`] for n ≥ 2, a plain `EXISTS` for n = 1). `polarity` is `None` for closed-world membership of the filler, or the truth set
     /// (three-valued mode) that the successors must be in.
     pub(super) fn count_condition(
         &self,
@@ -358,34 +400,32 @@ impl<'a> Compiler<'a> {
                 cond,
             )));
         }
-        if !self.counting {
-            return Err(OracleError::Unsupported(format!(
+        let count = self.fresh();
+        match self.shapes.counting {
+            CountingShape::Unavailable => Err(OracleError::Unsupported(format!(
                 "counting {n} or more successors needs a grouped sub-select inside EXISTS, \
                  which this endpoint cannot answer correctly (the capability probe failed); \
                  cardinality restrictions with n ≥ 2 (and ≤n, =n with n ≥ 1) are unavailable here"
-            )));
+            ))),
+            CountingShape::Correlated => {
+                let successors = filter(self.role_pattern(role, var(v), var(&y)), cond);
+                Ok(exists(at_least_n(successors, v, &y, &count, n)))
+            }
+            CountingShape::Joined => {
+                let s = self.fresh();
+                let w = self.fresh();
+                let successors = filter(self.role_pattern(role, var(&s), var(&y)), cond);
+                let grouped = at_least_n(successors, &s, &y, &count, n);
+                let joined = GraphPattern::Join {
+                    left: Box::new(self.role_pattern(role, var(v), var(&w))),
+                    right: Box::new(grouped),
+                };
+                Ok(exists(filter(
+                    joined,
+                    Expression::Equal(Box::new(ev(&s)), Box::new(ev(v))),
+                )))
+            }
         }
-        let count = self.fresh();
-        let grouped = GraphPattern::Group {
-            inner: Box::new(filter(self.role_pattern(role, var(v), var(&y)), cond)),
-            variables: vec![v.clone()],
-            aggregates: vec![(
-                count.clone(),
-                AggregateExpression::FunctionCall {
-                    name: AggregateFunction::Count,
-                    expr: ev(&y),
-                    distinct: true,
-                },
-            )],
-        };
-        let having = Expression::GreaterOrEqual(
-            Box::new(ev(&count)),
-            Box::new(Expression::Literal(RdfLiteral::from(i64::from(n)))),
-        );
-        Ok(exists(GraphPattern::Project {
-            inner: Box::new(filter(grouped, having)),
-            variables: vec![v.clone()],
-        }))
     }
 
     /// A data property with its sub-properties as a path.
@@ -513,6 +553,37 @@ impl<'a> Compiler<'a> {
                 and_all(parts)
             }
         })
+    }
+}
+
+/// `SELECT ?subject { successors } GROUP BY ?subject HAVING (COUNT(DISTINCT ?y) >= n)`, with
+/// `count` a fresh variable for the aggregate.
+fn at_least_n(
+    successors: GraphPattern,
+    subject: &Variable,
+    y: &Variable,
+    count: &Variable,
+    n: u32,
+) -> GraphPattern {
+    let grouped = GraphPattern::Group {
+        inner: Box::new(successors),
+        variables: vec![subject.clone()],
+        aggregates: vec![(
+            count.clone(),
+            AggregateExpression::FunctionCall {
+                name: AggregateFunction::Count,
+                expr: ev(y),
+                distinct: true,
+            },
+        )],
+    };
+    let having = Expression::GreaterOrEqual(
+        Box::new(ev(count)),
+        Box::new(Expression::Literal(RdfLiteral::from(i64::from(n)))),
+    );
+    GraphPattern::Project {
+        inner: Box::new(filter(grouped, having)),
+        variables: vec![subject.clone()],
     }
 }
 

@@ -3,9 +3,11 @@
 mod build;
 mod compile;
 mod fixed;
+mod shapes;
 mod successors;
 mod truth;
 
 pub use compile::{ClassAtoms, Compiler, Polarity};
 pub use fixed::{FIXED_QUERIES, fill_values, fixed_query};
+pub use shapes::{BooleanShape, CountingShape, QueryShapes, TransitiveShape};
 pub(crate) use truth::vocabulary_constant;

@@ -62,7 +62,9 @@ impl Compiler<'_> {
             (Concept::Class(a), T) => self.instance_of(v, a.as_str()),
             (Concept::Class(a), F) => self.provably_not_instance(v, a),
             (Concept::Not(inner), _) => self.truth(inner, v, pol.flip())?,
-            (Concept::And(cs), T) | (Concept::Or(cs), F) => and_all(self.truths(cs, v, pol)?),
+            (Concept::And(cs), T) | (Concept::Or(cs), F) => {
+                self.conjunction(self.truths(cs, v, pol)?)
+            }
             (Concept::And(cs), F) | (Concept::Or(cs), T) => or_all(self.truths(cs, v, pol)?),
             (Concept::Some { role, filler }, T) => {
                 self.count_condition(role, filler, v, 1, Some(T))?
@@ -81,7 +83,7 @@ impl Compiler<'_> {
                 Some(more) => self.count_condition(role, filler, v, more, Some(T))?,
                 None => truth(false),
             },
-            (Concept::Exactly { n, role, filler }, T) => and_all([
+            (Concept::Exactly { n, role, filler }, T) => self.conjunction([
                 self.count_condition(role, filler, v, *n, Some(T))?,
                 self.max_true(*n, role, filler, v)?,
             ]),
@@ -124,12 +126,8 @@ impl Compiler<'_> {
 
     /// Instances of any class disjoint with `class` (or with one of its superclasses).
     fn provably_not_instance(&self, v: &Variable, class: &Iri) -> Expression {
-        or_all(
-            self.sig
-                .disjoint_with(class)
-                .iter()
-                .map(|d| self.instance_of(v, d.as_str())),
-        )
+        let disjoint = self.sig.disjoint_with(class);
+        self.instance_of_any(v, disjoint.iter().map(|d| d.as_str()))
     }
 
     /// The role's declared domain classes (ranges for an inverse role), including those of
@@ -151,11 +149,12 @@ impl Compiler<'_> {
 
     /// `v` can have no r-successor at all: it is provably outside a domain of r.
     fn outside_domain(&self, role: &Role, v: &Variable) -> Expression {
-        or_all(
-            self.role_domains(role)
-                .iter()
-                .map(|d| self.provably_not_instance(v, d)),
-        )
+        let disjoint: BTreeSet<Iri> = self
+            .role_domains(role)
+            .iter()
+            .flat_map(|d| self.sig.disjoint_with(d))
+            .collect();
+        self.instance_of_any(v, disjoint.iter().map(|d| d.as_str()))
     }
 
     fn is_functional(&self, role: &Role) -> bool {
@@ -282,7 +281,7 @@ impl Compiler<'_> {
             let has_value = exists(path(var(v), p.clone(), var(&o1)));
             let admitted = self.range_admits(range, &o2)?;
             let some_admitted = exists(filter(path(var(v), p, var(&o2)), admitted));
-            cases.push(and_all([has_value, not(some_admitted)]));
+            cases.push(self.conjunction([has_value, not(some_admitted)]));
         }
         Ok(or_all(cases))
     }
