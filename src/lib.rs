@@ -6,6 +6,7 @@ pub mod cli;
 pub mod concept;
 pub mod eval;
 pub mod kb;
+pub mod learn;
 pub mod oracle;
 pub mod problem;
 pub mod refine;

@@ -1,0 +1,3 @@
+//! Learners: each one a folder with its parameters, its fitted model and its search.
+
+pub mod tbc;
