@@ -27,6 +27,9 @@ pub enum Command {
     Signature(SignatureArgs),
     /// Measure speed: `bench oracle` (evaluations/s cold and warm), `bench load` (triples/s).
     Bench(BenchArgs),
+    /// Seeded random target concepts with ≥ 10 positives and ≥ 10 negatives of the same order
+    /// of magnitude, written as a list-JSON problem file.
+    GenerateProblems(GenerateArgs),
 }
 
 /// Where the knowledge base comes from.
@@ -192,4 +195,34 @@ pub struct BenchLoadArgs {
     pub repeat: usize,
     #[arg(long)]
     pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct GenerateArgs {
+    #[command(flatten)]
+    pub kb: KbArgs,
+    /// How many targets.
+    #[arg(long, default_value_t = 20)]
+    pub count: usize,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// open: positives are entailed members, negatives entailed non-members (the
+    /// terminological-classifier experiments); closed: members vs all other individuals.
+    #[arg(long, value_enum, default_value_t)]
+    pub semantics: SemanticsArg,
+    /// Fewest positives and fewest negatives.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub min_size: usize,
+    /// Largest ratio between the bigger and the smaller example set.
+    #[arg(long, value_name = "R", default_value_t = 10.0)]
+    pub max_ratio: f64,
+    /// Constructor nesting of the random concepts.
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    pub max_depth: usize,
+    /// Random concepts to try (default 200 per target, at least 1000).
+    #[arg(long, value_name = "N")]
+    pub attempts: Option<usize>,
+    /// Write the problems here instead of stdout.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
 }

@@ -11,6 +11,7 @@ macro_rules! outln {
 mod args;
 mod bench;
 mod evaluate;
+mod generate;
 mod instances;
 mod kb_source;
 mod signature;
@@ -48,6 +49,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Evaluate(a) => evaluate::run(a),
         Command::Signature(a) => signature::run(a),
         Command::Bench(a) => bench::run(a),
+        Command::GenerateProblems(a) => generate::run(a),
     }
 }
 

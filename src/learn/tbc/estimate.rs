@@ -225,4 +225,57 @@ mod tests {
         // Negatives have no unknown: a point interval 1/4.
         assert!((iv.lower[0][1] - 0.25).abs() < 1e-12 && (iv.upper[0][1] - 0.25).abs() < 1e-12);
     }
+
+    #[test]
+    fn em_converges_on_hand_computed_naive_example() {
+        // Positives: X = 1, 1, 0, ?, ?. From θ₀ = P(X=1|C=1) = ½ with α = 0 the E-step gives
+        // each unknown weight θ to X = 1, so θ_{t+1} = (2 + 2θ_t) / 5:
+        // θ₁ = 3/5 = 0.6, θ₂ = 3.2/5 = 0.64, … → fixed point θ = 2/3 (the ACA estimate, as
+        // it must be when the target is observed). Negatives have no unknown: 1/4 throughout.
+        let d = tiny();
+        let shape = Shape::naive(d.arity.clone());
+        let mut start = fit_available(&d, &shape, 0.0);
+        start.cpt[0] = vec![0.5, 0.5, 0.5, 0.5];
+        let (one, r1) = em(&d, start.clone(), 0.0, 0.0, 1);
+        assert!((one.p(0, 1, 0, 1) - 0.6).abs() < 1e-12);
+        assert!((one.p(0, 0, 0, 1) - 0.25).abs() < 1e-12);
+        assert_eq!(r1.iterations, 1);
+        let (two, _) = em(&d, start.clone(), 0.0, 0.0, 2);
+        assert!((two.p(0, 1, 0, 1) - 0.64).abs() < 1e-12);
+        let (done, report) = em(&d, start.clone(), 0.0, 1e-10, 200);
+        assert!(report.converged, "{report:?}");
+        // The gain is quadratic in the remaining error, so θ is within ~1e-5 when it stops.
+        assert!((done.p(0, 1, 0, 1) - 2.0 / 3.0).abs() < 1e-4);
+        assert!(report.log_likelihood >= log_likelihood(&d, &start));
+    }
+
+    #[test]
+    fn em_fills_a_missing_parent_from_its_child() {
+        // TAN X0 → X1, all positives: (1, 1), (0, 0), (?, 1); α = 0.
+        // ACA: P(X0=1) = 1/2, P(X1=1|X0=1) = 1, P(X1=1|X0=0) = 0. The E-step for (?, 1):
+        // P(X0=1 | X1=1) ∝ ½·1 vs ½·0 → X0 = 1 surely, so P(X0=1) = 2/3 and
+        // P(X1=1|X0=1) = 2/2 = 1, a fixed point. Log-likelihood: 3·ln ½ → ln(2/3·1/3·2/3).
+        let d = Dataset {
+            class: vec![1, 1, 1],
+            columns: vec![
+                vec![Some(1), Some(0), None],
+                vec![Some(1), Some(0), Some(1)],
+            ],
+            arity: vec![2, 2],
+        };
+        let shape = Shape {
+            arity: vec![2, 2],
+            parent: vec![None, Some(0)],
+        };
+        let start = fit_available(&d, &shape, 0.0);
+        assert!((start.p(0, 1, 0, 1) - 0.5).abs() < 1e-12);
+        assert!((log_likelihood(&d, &start) - 3.0 * 0.5f64.ln()).abs() < 1e-9);
+        let (net, report) = em(&d, start, 0.0, 1e-9, 50);
+        assert!(report.converged && report.iterations <= 3, "{report:?}");
+        assert!((net.p(0, 1, 0, 1) - 2.0 / 3.0).abs() < 1e-12);
+        assert!((net.p(1, 1, 1, 1) - 1.0).abs() < 1e-12);
+        assert!((net.p(1, 1, 0, 1) - 0.0).abs() < 1e-12);
+        let expected = (2.0f64 / 3.0 * 1.0 / 3.0 * 2.0 / 3.0).ln();
+        assert!((report.log_likelihood - expected).abs() < 1e-9);
+    }
 }

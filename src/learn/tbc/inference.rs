@@ -107,8 +107,23 @@ pub fn likelihood(net: &Network, c: usize, obs: &[Obs]) -> f64 {
 
 /// `P(C = 1 | e)`; 0.5 when the evidence is impossible under both values.
 pub fn posterior(net: &Network, obs: &[Obs]) -> f64 {
-    let l0 = net.prior[0] * likelihood(net, 0, obs);
-    let l1 = net.prior[1] * likelihood(net, 1, obs);
+    let (l0, l1) = if net.shape.parent.iter().all(Option::is_none) {
+        // Naive: a product over the observed features (the hot path of the search).
+        let mut l = net.prior;
+        for (i, o) in obs.iter().enumerate() {
+            if let Some(x) = o {
+                for (c, lc) in l.iter_mut().enumerate() {
+                    *lc *= net.p(i, c, 0, usize::from(*x));
+                }
+            }
+        }
+        (l[0], l[1])
+    } else {
+        (
+            net.prior[0] * likelihood(net, 0, obs),
+            net.prior[1] * likelihood(net, 1, obs),
+        )
+    };
     if l0 + l1 > 0.0 { l1 / (l0 + l1) } else { 0.5 }
 }
 
