@@ -83,20 +83,6 @@ fn sorted_desc(scored: &[(f64, bool)]) -> Vec<(f64, bool)> {
     v
 }
 
-/// Mean and sample standard deviation (0 for fewer than two values).
-pub fn mean_sd(values: &[f64]) -> (f64, f64) {
-    if values.is_empty() {
-        return (f64::NAN, f64::NAN);
-    }
-    let n = values.len() as f64;
-    let mean = values.iter().sum::<f64>() / n;
-    if values.len() < 2 {
-        return (mean, 0.0);
-    }
-    let var = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0);
-    (mean, var.sqrt())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -139,11 +125,5 @@ mod tests {
         assert!(close(auc_roc(&a), 3.5 / 4.0));
         assert_eq!(auc_pr(&[(0.1, false)]), None);
         assert_eq!(auc_roc(&[(0.1, true)]), None);
-    }
-
-    #[test]
-    fn mean_and_sd() {
-        let (m, s) = mean_sd(&[1.0, 2.0, 3.0]);
-        assert!((m - 2.0).abs() < 1e-12 && (s - 1.0).abs() < 1e-12);
     }
 }

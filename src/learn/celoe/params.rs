@@ -1,0 +1,85 @@
+//! CELOE's parameters, with the reference implementations' defaults.
+
+use std::time::Duration;
+
+use crate::concept::Concept;
+use crate::learn::search::{Budget, OeHeuristic};
+use crate::learn::{LearnError, QualityMeasure};
+use crate::oracle::Semantics;
+
+#[derive(Clone, Debug)]
+pub struct CeloeParams {
+    /// F1 (default, as Ontolearn reports) or accuracy (DL-Learner's default).
+    pub quality: QualityMeasure,
+    /// Percentage of positives a solution may miss (0–100); refinements missing more are
+    /// "too weak" and pruned.
+    pub noise_percentage: f64,
+    /// Deepest syntax tree a candidate may have (DL-Learner: 7).
+    pub max_depth: usize,
+    /// Longest candidate (none: unbounded, as in DL-Learner). With a bound the search can
+    /// run out of candidates and end as `exhausted`.
+    pub max_length: Option<usize>,
+    /// Distinct best solutions kept (DL-Learner: 10).
+    pub max_results: usize,
+    /// Where the search starts (⊤ by default).
+    pub start: Concept,
+    pub heuristic: OeHeuristic,
+    /// Time (10 s by default), test count, cancellation.
+    pub budget: Budget,
+    /// Stop as soon as a solution has quality 1 (default on: a definition was found).
+    pub stop_on_perfect: bool,
+    /// Remove redundant parts of the reported solutions.
+    pub minimize: bool,
+    pub semantics: Semantics,
+    /// Refinements scored per oracle batch (between budget checks).
+    pub batch_size: usize,
+}
+
+impl Default for CeloeParams {
+    fn default() -> Self {
+        CeloeParams {
+            quality: QualityMeasure::F1,
+            noise_percentage: 0.0,
+            max_depth: 7,
+            max_length: None,
+            max_results: 10,
+            start: Concept::Top,
+            heuristic: OeHeuristic::default(),
+            budget: Budget {
+                max_runtime: Some(Duration::from_secs(10)),
+                ..Budget::default()
+            },
+            stop_on_perfect: true,
+            minimize: true,
+            semantics: Semantics::Closed,
+            batch_size: 256,
+        }
+    }
+}
+
+impl CeloeParams {
+    pub fn validate(&self) -> Result<(), LearnError> {
+        let invalid = |name, message: &str| {
+            Err(LearnError::InvalidParameter {
+                name,
+                message: message.to_owned(),
+            })
+        };
+        if !(0.0..=100.0).contains(&self.noise_percentage) {
+            return invalid("noise_percentage", "must be between 0 and 100");
+        }
+        if self.max_depth == 0 {
+            return invalid("max_depth", "must be at least 1");
+        }
+        if self.max_results == 0 {
+            return invalid("max_results", "must be at least 1");
+        }
+        if self.batch_size == 0 {
+            return invalid("batch_size", "must be at least 1");
+        }
+        if self.max_length == Some(0) {
+            return invalid("max_length", "must be at least 1");
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,89 @@
+//! Scoring candidates against the examples through the oracle, a batch at a time.
+
+use rayon::prelude::*;
+
+use crate::concept::Concept;
+use crate::eval::Confusion;
+use crate::learn::{Examples, QualityMeasure};
+use crate::oracle::{MembershipOracle, OracleError, Semantics};
+
+/// A candidate's score.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Evaluated {
+    pub confusion: Confusion,
+    pub quality: f64,
+    /// Misses more positives than the noise allows. Every downward refinement misses at
+    /// least as many, so such a node is never worth expanding.
+    pub too_weak: bool,
+}
+
+/// Scores concepts on one problem's examples.
+pub struct Evaluator<'a, O: MembershipOracle + ?Sized> {
+    oracle: &'a O,
+    examples: &'a Examples,
+    quality: QualityMeasure,
+    semantics: Semantics,
+    max_false_negatives: usize,
+}
+
+impl<'a, O: MembershipOracle + ?Sized> Evaluator<'a, O> {
+    /// `noise` is a fraction in [0, 1]: a concept may miss up to `ceil(noise·|E+|)`
+    /// positives (DL-Learner's rule).
+    pub fn new(
+        oracle: &'a O,
+        examples: &'a Examples,
+        quality: QualityMeasure,
+        semantics: Semantics,
+        noise: f64,
+    ) -> Self {
+        let positives = examples.positives().len() as f64;
+        // The epsilon keeps 0.1 × 30 = 3.0000000000000004 from becoming 4.
+        let max_false_negatives = (noise * positives - 1e-9).ceil().max(0.0) as usize;
+        Evaluator {
+            oracle,
+            examples,
+            quality,
+            semantics,
+            max_false_negatives,
+        }
+    }
+
+    pub fn max_false_negatives(&self) -> usize {
+        self.max_false_negatives
+    }
+
+    pub fn examples(&self) -> &Examples {
+        self.examples
+    }
+
+    pub fn score(&self, confusion: Confusion) -> Evaluated {
+        Evaluated {
+            confusion,
+            quality: self.quality.score(&confusion),
+            too_weak: confusion.fn_ > self.max_false_negatives,
+        }
+    }
+
+    pub fn evaluate(&self, c: &Concept) -> Result<Evaluated, OracleError> {
+        let covered = self
+            .oracle
+            .members(c, self.examples.all(), self.semantics)?;
+        Ok(self.score(self.examples.confusion(&covered)))
+    }
+
+    /// Scores in input order (the oracle may answer in parallel).
+    pub fn evaluate_batch(&self, concepts: &[Concept]) -> Result<Vec<Evaluated>, OracleError> {
+        let among = self.examples.all();
+        let answers = match self.semantics {
+            Semantics::Closed => self.oracle.covered_batch(concepts, among),
+            Semantics::Open => concepts
+                .par_iter()
+                .map(|c| self.oracle.truth(c, among).map(|t| t.true_set))
+                .collect(),
+        };
+        answers
+            .into_iter()
+            .map(|a| a.map(|covered| self.score(self.examples.confusion(&covered))))
+            .collect()
+    }
+}
