@@ -158,6 +158,9 @@ pub enum BenchCommand {
     Oracle(BenchOracleArgs),
     /// Load speed in triples per second.
     Load(BenchLoadArgs),
+    /// The terminological Bayesian classifier grid (methods × FS/FFSBE), k-fold AUC-PR and
+    /// AUC-ROC per target; a markdown table and JSON.
+    Tbc(BenchTbcArgs),
 }
 
 #[derive(Debug, Args)]
@@ -225,4 +228,107 @@ pub struct GenerateArgs {
     /// Write the problems here instead of stdout.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct BenchTbcArgs {
+    #[command(flatten)]
+    pub kb: KbArgs,
+    /// Target problems (e.g. from `generate-problems`).
+    #[arg(long, value_name = "LPFILE")]
+    pub problems: PathBuf,
+    /// Only these problems (repeatable; default: all).
+    #[arg(long = "problem", value_name = "NAME")]
+    pub problem: Vec<String>,
+    #[arg(long, default_value_t = 10)]
+    pub folds: usize,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Grid methods to run: ACA, EM, IM3, IM2, ROBUST, TACA, SEM, TIM3, TIM2 (repeatable;
+    /// default: all).
+    #[arg(long = "cell", value_name = "NAME")]
+    pub cell: Vec<String>,
+    /// Selection strategies (repeatable; default: both).
+    #[arg(long = "selection", value_enum)]
+    pub selection: Vec<SelectionArg>,
+    #[arg(long, default_value_t = 3)]
+    pub depth: usize,
+    #[arg(long, default_value_t = 3)]
+    pub max_length: usize,
+    #[arg(long, default_value_t = 5)]
+    pub beam_width: usize,
+    /// Feature semantics: open (three-valued, the paper) or closed.
+    #[arg(long, value_enum, default_value_t = SemanticsArg::Open)]
+    pub semantics: SemanticsArg,
+    /// Wall-clock limit per learner run, in seconds.
+    #[arg(long, value_name = "SECS")]
+    pub time_limit: Option<f64>,
+    /// Write the markdown table here.
+    #[arg(long, value_name = "FILE")]
+    pub out_md: Option<PathBuf>,
+    /// Write the JSON document here.
+    #[arg(long, value_name = "FILE")]
+    pub out_json: Option<PathBuf>,
+    /// Print the JSON document instead of the table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `--structure` of the terminological Bayesian classifiers.
+#[derive(Debug, Clone, Copy, ValueEnum, Default)]
+pub enum StructureArg {
+    #[default]
+    Naive,
+    Tan,
+}
+
+/// `--missing`: how unknown memberships are treated.
+#[derive(Debug, Clone, Copy, ValueEnum, Default)]
+pub enum MissingArg {
+    #[default]
+    Aca,
+    Em,
+    Sem,
+    Im2,
+    Im3,
+    Robust,
+}
+
+/// `--selection`: FS (forward selection) or FFSBE (forward selection, backward elimination).
+#[derive(Debug, Clone, Copy, ValueEnum, Default, PartialEq, Eq)]
+pub enum SelectionArg {
+    #[default]
+    Fs,
+    Ffsbe,
+}
+
+impl From<StructureArg> for crate::learn::tbc::Structure {
+    fn from(s: StructureArg) -> Self {
+        match s {
+            StructureArg::Naive => Self::Naive,
+            StructureArg::Tan => Self::Tan,
+        }
+    }
+}
+
+impl From<MissingArg> for crate::learn::tbc::Missing {
+    fn from(m: MissingArg) -> Self {
+        match m {
+            MissingArg::Aca => Self::Aca,
+            MissingArg::Em => Self::Em,
+            MissingArg::Sem => Self::Sem,
+            MissingArg::Im2 => Self::Im2,
+            MissingArg::Im3 => Self::Im3,
+            MissingArg::Robust => Self::Robust,
+        }
+    }
+}
+
+impl From<SelectionArg> for crate::learn::tbc::Selection {
+    fn from(s: SelectionArg) -> Self {
+        match s {
+            SelectionArg::Fs => Self::Fs,
+            SelectionArg::Ffsbe => Self::Ffsbe,
+        }
+    }
 }

@@ -10,6 +10,7 @@ macro_rules! outln {
 
 mod args;
 mod bench;
+mod bench_tbc;
 mod evaluate;
 mod generate;
 mod instances;

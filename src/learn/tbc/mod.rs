@@ -23,6 +23,7 @@
 pub mod arborescence;
 pub mod build;
 pub mod estimate;
+pub mod experiment;
 pub mod features;
 pub mod inference;
 pub mod model;
@@ -54,4 +55,6 @@ pub enum TbcError {
     Overlap(usize),
     #[error(transparent)]
     Oracle(#[from] OracleError),
+    #[error(transparent)]
+    Folds(#[from] crate::eval::FoldError),
 }

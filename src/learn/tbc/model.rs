@@ -49,9 +49,11 @@ impl TbcModel {
         &self,
         oracle: &dyn MembershipOracle,
         individuals: &IndividualSet,
+        among: &IndividualSet,
     ) -> Result<Vec<Vec<Truth>>, TbcError> {
         let ids: Vec<IndividualId> = individuals.iter().collect();
-        features::columns(oracle, &self.features, &ids, individuals, self.semantics)
+        let among = among.union(individuals);
+        features::columns(oracle, &self.features, &ids, &among, self.semantics)
             .into_iter()
             .map(|r| r.map_err(TbcError::from))
             .collect()
@@ -63,7 +65,18 @@ impl TbcModel {
         oracle: &dyn MembershipOracle,
         individuals: &IndividualSet,
     ) -> Result<Vec<Prediction>, TbcError> {
-        let columns = self.feature_values(oracle, individuals)?;
+        self.predict_within(oracle, individuals, individuals)
+    }
+
+    /// [`Self::predict`], asking the oracle over `among` (a superset; answers do not depend
+    /// on it, only which cache is used).
+    pub fn predict_within(
+        &self,
+        oracle: &dyn MembershipOracle,
+        individuals: &IndividualSet,
+        among: &IndividualSet,
+    ) -> Result<Vec<Prediction>, TbcError> {
+        let columns = self.feature_values(oracle, individuals, among)?;
         let encoded: Vec<Vec<features::Obs>> = columns
             .iter()
             .map(|col| features::encode_column(col, self.missing))

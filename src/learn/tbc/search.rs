@@ -234,6 +234,20 @@ pub fn fit(
     refinement: &dyn Refinement,
     params: &TbcParams,
 ) -> Result<TbcRun, TbcError> {
+    fit_within(oracle, pos, neg, &pos.union(neg), refinement, params)
+}
+
+/// [`fit`], asking the oracle about the feature concepts over `among` (a superset of the
+/// examples). Cross-validation passes all of a problem's examples, so every fold shares
+/// one cache (the oracle's caches are keyed by the example set).
+pub fn fit_within(
+    oracle: &dyn MembershipOracle,
+    pos: &IndividualSet,
+    neg: &IndividualSet,
+    among: &IndividualSet,
+    refinement: &dyn Refinement,
+    params: &TbcParams,
+) -> Result<TbcRun, TbcError> {
     params.validate()?;
     if pos.is_empty() || neg.is_empty() {
         return Err(TbcError::NoExamples {
@@ -246,8 +260,9 @@ pub fn fit(
         return Err(TbcError::Overlap(both));
     }
     let before = oracle.stats();
-    let among = pos.union(neg);
-    let individuals: Vec<IndividualId> = among.iter().collect();
+    let examples = pos.union(neg);
+    let among = among.union(&examples);
+    let individuals: Vec<IndividualId> = examples.iter().collect();
     let class = individuals
         .iter()
         .map(|&a| u8::from(pos.contains(a)))
