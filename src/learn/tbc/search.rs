@@ -169,11 +169,19 @@ impl Learner<'_> {
             {
                 best = Some((s, (candidates[k].clone(), columns[k].clone())));
             }
-            beam = scored
-                .iter()
-                .take(self.params.beam_width)
-                .map(|&(_, k)| candidates[k].clone())
-                .collect();
+            // Candidates with the same column are the same feature to the network: the beam
+            // keeps one of each (the best-ranked), so it is not filled with synonyms.
+            let mut kept: Vec<&Vec<Truth>> = Vec::new();
+            beam = Vec::new();
+            for &(_, k) in &scored {
+                if beam.len() >= self.params.beam_width {
+                    break;
+                }
+                if !kept.contains(&&columns[k]) {
+                    kept.push(&columns[k]);
+                    beam.push(candidates[k].clone());
+                }
+            }
             if self.stop.is_some() {
                 break;
             }

@@ -74,3 +74,40 @@ pub fn structural_em(
         },
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::learn::tbc::features::Obs;
+
+    #[test]
+    fn structural_em_never_scores_below_its_available_case_start() {
+        // X1 copies X0 but X0 is often unknown; X2 is noise. SEM's structure must keep the
+        // X0–X1 link and its penalised log-likelihood is at least that of the TACA start.
+        let x0: Vec<Obs> = [1, 1, 0, 0, 1, 0, 1, 0, 1, 1, 0, 0, 1, 0, 1, 0]
+            .iter()
+            .enumerate()
+            .map(|(n, &v)| if n % 3 == 0 { None } else { Some(v) })
+            .collect();
+        let x1: Vec<Obs> = [1, 1, 0, 0, 1, 0, 1, 0, 1, 1, 0, 0, 1, 0, 1, 0]
+            .iter()
+            .map(|&v| Some(v))
+            .collect();
+        let x2: Vec<Obs> = [0, 1, 1, 0, 0, 1, 1, 0, 1, 0, 0, 1, 1, 1, 0, 0]
+            .iter()
+            .map(|&v| Some(v))
+            .collect();
+        let data = Dataset {
+            class: vec![1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0],
+            columns: vec![x0, x1, x2],
+            arity: vec![2, 2, 2],
+        };
+        let start_shape = tan_shape(&available_pairs(&data), &data.arity, data.len(), 1.0, true);
+        let start = fit_available(&data, &start_shape, 1.0);
+        let (net, report) = structural_em(&data, 1.0, 1e-6, 50, true);
+        assert!(report.iterations >= 1);
+        assert!(penalised(&data, &net) >= penalised(&data, &start) - 1e-9);
+        let linked = net.shape.parent[1] == Some(0) || net.shape.parent[0] == Some(1);
+        assert!(linked, "{:?}", net.shape);
+    }
+}
