@@ -263,6 +263,15 @@ pub struct BenchTbcArgs {
     /// Wall-clock limit per learner run, in seconds.
     #[arg(long, value_name = "SECS")]
     pub time_limit: Option<f64>,
+    /// Also rank the same folds with CELOE (score: the best covering solution's training F1).
+    #[arg(long)]
+    pub celoe: bool,
+    /// CELOE's budget per fold: concepts tested.
+    #[arg(long, value_name = "N", default_value_t = 2000)]
+    pub celoe_tests: u64,
+    /// CELOE's budget per fold: seconds.
+    #[arg(long, value_name = "SECS", default_value_t = 2.0)]
+    pub celoe_secs: f64,
     /// Write the markdown table here.
     #[arg(long, value_name = "FILE")]
     pub out_md: Option<PathBuf>,

@@ -10,7 +10,13 @@ use super::evaluate::example_sets;
 use super::kb_source;
 use super::print_json;
 use crate::eval::Summary;
-use crate::learn::tbc::experiment::{CvOutcome, GridCell, cross_validate, paper_grid};
+use std::time::Duration;
+
+use crate::learn::celoe::CeloeParams;
+use crate::learn::search::Budget;
+use crate::learn::tbc::experiment::{
+    CvOutcome, GridCell, celoe_cross_validate, cross_validate, paper_grid,
+};
 use crate::learn::tbc::operator::BooleanExistential;
 use crate::learn::tbc::{FeatureSemantics, Selection, TbcParams};
 use crate::oracle::{CacheOptions, Cached, Semantics};
@@ -25,8 +31,12 @@ struct TargetResult {
 
 #[derive(Serialize)]
 struct CellResult {
-    #[serde(flatten)]
-    cell: GridCell,
+    name: String,
+    /// FS or FFSBE (absent for the CELOE baseline).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    selection: Option<Selection>,
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    cell: Option<GridCell>,
     /// Over targets: the per-target mean AUC-PR.
     auc_pr: Summary,
     auc_roc: Summary,
@@ -112,7 +122,45 @@ pub fn run(args: BenchTbcArgs) -> anyhow::Result<()> {
             });
         }
         cells.push(CellResult {
-            cell: cell.clone(),
+            name: cell.name.clone(),
+            selection: Some(cell.selection),
+            cell: Some(cell.clone()),
+            auc_pr: Summary::of(targets.iter().map(|t| t.outcome.auc_pr.mean).collect()),
+            auc_roc: Summary::of(targets.iter().map(|t| t.outcome.auc_roc.mean).collect()),
+            targets,
+        });
+    }
+    if args.celoe {
+        if !(args.celoe_secs.is_finite() && args.celoe_secs > 0.0) {
+            bail!("--celoe-secs must be a positive number");
+        }
+        let params = CeloeParams {
+            semantics: args.semantics.into(),
+            budget: Budget {
+                max_runtime: Some(Duration::from_secs_f64(args.celoe_secs)),
+                max_tests: Some(args.celoe_tests),
+                ..Budget::default()
+            },
+            ..CeloeParams::default()
+        };
+        let mut targets = Vec::new();
+        for (name, (pos, neg)) in &sets {
+            let outcome =
+                celoe_cross_validate(&oracle, pos, neg, &rho, &params, args.folds, args.seed)
+                    .with_context(|| format!("CELOE on {name}"))?;
+            eprintln!(
+                "CELOE          {name:<12} AUC-PR {:.3} ± {:.3}  ({} ms)",
+                outcome.auc_pr.mean, outcome.auc_pr.sd, outcome.elapsed_ms
+            );
+            targets.push(TargetResult {
+                problem: name.clone(),
+                outcome,
+            });
+        }
+        cells.push(CellResult {
+            name: "CELOE".to_owned(),
+            selection: None,
+            cell: None,
             auc_pr: Summary::of(targets.iter().map(|t| t.outcome.auc_pr.mean).collect()),
             auc_roc: Summary::of(targets.iter().map(|t| t.outcome.auc_roc.mean).collect()),
             targets,
@@ -161,8 +209,8 @@ fn markdown(report: &Report, selections: &[Selection]) -> String {
     out.push('\n');
     let mut names: Vec<&str> = Vec::new();
     for c in &report.cells {
-        if !names.contains(&c.cell.name.as_str()) {
-            names.push(&c.cell.name);
+        if !names.contains(&c.name.as_str()) {
+            names.push(&c.name);
         }
     }
     for name in names {
@@ -171,7 +219,7 @@ fn markdown(report: &Report, selections: &[Selection]) -> String {
             match report
                 .cells
                 .iter()
-                .find(|c| c.cell.name == name && c.cell.selection == *s)
+                .find(|c| c.name == name && c.selection.is_none_or(|cs| cs == *s))
             {
                 Some(c) => out.push_str(&format!(
                     " {:.3} ± {:.3} | {:.3} ± {:.3} |",

@@ -122,3 +122,54 @@ pub fn paper_grid() -> Vec<GridCell> {
     }
     out
 }
+
+/// CELOE as a ranker on the same folds, for comparison: an individual scores the training
+/// quality of the best of CELOE's solutions that covers it (0 when none does), so the
+/// ranking uses the whole best-solutions list rather than one yes/no concept.
+pub fn celoe_cross_validate(
+    oracle: &dyn MembershipOracle,
+    positives: &IndividualSet,
+    negatives: &IndividualSet,
+    refinement: &dyn Refinement,
+    params: &crate::learn::celoe::CeloeParams,
+    folds: usize,
+    seed: u64,
+) -> Result<CvOutcome, TbcError> {
+    use crate::learn::Examples;
+    use crate::learn::celoe::Celoe;
+    let start = std::time::Instant::now();
+    let celoe = Celoe::new(params.clone(), refinement)?;
+    let splits = stratified_folds(positives, negatives, folds, seed)?;
+    let (mut prs, mut rocs, mut sizes) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut tested, mut queries) = (0usize, 0u64);
+    for fold in &splits {
+        let before = oracle.stats().queries_sent;
+        let train = Examples::new(fold.train_positives.clone(), fold.train_negatives.clone())?;
+        let run = celoe.fit(oracle, &train)?;
+        tested += usize::try_from(run.stats.concepts_tested).unwrap_or(usize::MAX);
+        sizes.push(run.model.solutions.len() as f64);
+        let test = fold.test_positives.union(&fold.test_negatives);
+        let mut score = vec![0.0f64; test.universe()];
+        for s in &run.model.solutions {
+            let covered = oracle.members(&s.concept, &test, run.model.semantics)?;
+            for id in covered.iter() {
+                score[id.index()] = score[id.index()].max(s.quality);
+            }
+        }
+        queries += oracle.stats().queries_sent.saturating_sub(before);
+        let scored: Vec<(f64, bool)> = test
+            .iter()
+            .map(|id| (score[id.index()], fold.test_positives.contains(id)))
+            .collect();
+        prs.push(auc_pr(&scored).unwrap_or(f64::NAN));
+        rocs.push(auc_roc(&scored).unwrap_or(f64::NAN));
+    }
+    Ok(CvOutcome {
+        auc_pr: Summary::of(prs),
+        auc_roc: Summary::of(rocs),
+        features: Summary::of(sizes),
+        features_tested: tested,
+        queries_sent: queries,
+        elapsed_ms: start.elapsed().as_millis(),
+    })
+}

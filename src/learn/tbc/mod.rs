@@ -57,4 +57,7 @@ pub enum TbcError {
     Oracle(#[from] OracleError),
     #[error(transparent)]
     Folds(#[from] crate::eval::FoldError),
+    /// From the CELOE baseline of the experiments.
+    #[error(transparent)]
+    Learn(#[from] crate::learn::LearnError),
 }
