@@ -206,6 +206,11 @@ fn learner_is_deterministic_and_reports_statistics() {
     assert!(!a.model.features.is_empty());
     // The second run is answered from the cache.
     assert_eq!(b.stats.queries_sent, 0);
+    let text = a.model.describe(&oracle.signature().vocabulary());
+    assert!(
+        text.contains("F1 = ") && text.contains("P(F1=true | target=true)"),
+        "{text}"
+    );
     let json = serde_json::to_value(&a).expect("serialises");
     assert!(json["model"]["features"][0].is_string());
     assert!(json["stats"]["termination"].is_string());

@@ -8,7 +8,7 @@ use super::TbcError;
 use super::features::{self, Truth};
 use super::params::{FeatureSemantics, Missing, Structure};
 use super::score::Fitted;
-use crate::concept::{Concept, to_manchester_full};
+use crate::concept::{Concept, Vocabulary, to_manchester, to_manchester_full};
 use crate::oracle::{IndividualId, IndividualSet, MembershipOracle};
 
 fn concepts_as_text<S: Serializer>(cs: &[Concept], s: S) -> Result<S::Ok, S::Error> {
@@ -93,5 +93,59 @@ impl TbcModel {
                 }
             })
             .collect())
+    }
+
+    /// The network as text for people: the features, then each variable's parents and CPT
+    /// rows (`P(F = true | …)`, and IM3's `unknown`), with the interval for ROBUST.
+    pub fn describe(&self, vocabulary: &Vocabulary) -> String {
+        let net = &self.fitted.network;
+        let shape = &net.shape;
+        let names: Vec<String> = self
+            .features
+            .iter()
+            .map(|c| to_manchester(c, vocabulary))
+            .collect();
+        let value = |k: usize, x: usize| match (k, x) {
+            (_, 0) => "false",
+            (_, 1) => "true",
+            _ => "unknown",
+        };
+        let mut out = format!(
+            "{:?} network, {:?} missing-value handling, {} feature(s)\nP(target) = {:.4}\n",
+            self.structure,
+            self.missing,
+            names.len(),
+            net.prior[1]
+        );
+        for (i, name) in names.iter().enumerate() {
+            let k = shape.arity[i];
+            let parent = shape.parent[i];
+            out.push_str(&format!("F{} = {name}\n", i + 1));
+            for c in 0..2 {
+                for y in 0..shape.parent_arity(i) {
+                    let given = match parent {
+                        None => format!("target={}", value(2, c)),
+                        Some(p) => format!("target={}, F{}={}", value(2, c), p + 1, value(k, y)),
+                    };
+                    for x in 1..k {
+                        let cell = shape.cell(i, c, y, x);
+                        out.push_str(&format!(
+                            "  P(F{}={} | {given}) = {:.4}",
+                            i + 1,
+                            value(k, x),
+                            net.cpt[i][cell]
+                        ));
+                        if let Some(iv) = &self.fitted.intervals {
+                            out.push_str(&format!(
+                                " in [{:.4}, {:.4}]",
+                                iv.lower[i][cell], iv.upper[i][cell]
+                            ));
+                        }
+                        out.push('\n');
+                    }
+                }
+            }
+        }
+        out
     }
 }
