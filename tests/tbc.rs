@@ -364,3 +364,39 @@ fn cross_validation_reports_fold_summaries() {
     assert!(json["auc_pr"]["mean"].is_number() && json["auc_roc"]["folds"].is_array());
     assert_eq!(paper_grid().len(), 18);
 }
+
+#[test]
+fn learn_and_cv_commands_run_tbc() {
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_oxilearn"))
+            .args(args)
+            .arg("--kb")
+            .arg(common::repo_path("fixtures/tbc/shapes.ttl"))
+            .arg("--problems")
+            .arg(common::repo_path("fixtures/tbc/problems.json"))
+            .args(["--semantics", "open", "--quiet", "--json"])
+            .output()
+            .expect("runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).expect("one JSON document")
+    };
+    let learned = run(&["learn", "--algorithm", "tbc", "--missing", "robust"]);
+    assert_eq!(learned[0]["algorithm"], "tbc");
+    assert_eq!(learned[0]["predictions"].as_array().map(Vec::len), Some(40));
+    assert!(learned[0]["score"]["bic"].is_number());
+    let cv = run(&[
+        "cv",
+        "--algorithm",
+        "tbc",
+        "--missing",
+        "im3",
+        "--folds",
+        "5",
+    ]);
+    assert_eq!(cv[0]["auc_pr"]["folds"].as_array().map(Vec::len), Some(5));
+    assert!(cv[0]["auc_roc"]["mean"].is_number() && cv[0]["auc_pr"]["sd"].is_number());
+}

@@ -25,6 +25,10 @@ pub enum Command {
     Evaluate(EvaluateArgs),
     /// Summarise the knowledge base's signature (classes, properties, hierarchy, individuals).
     Signature(SignatureArgs),
+    /// Learn class expressions that separate each problem's positive from its negative examples.
+    Learn(LearnArgs),
+    /// Stratified k-fold cross-validation of a learner on each problem.
+    Cv(CvArgs),
     /// Measure speed: `bench oracle` (evaluations/s cold and warm), `bench load` (triples/s).
     Bench(BenchArgs),
     /// Seeded random target concepts with ≥ 10 positives and ≥ 10 negatives of the same order
@@ -137,6 +141,161 @@ pub struct EvaluateArgs {
     pub json: bool,
 }
 
+/// Which learner to run.
+#[derive(Debug, Clone, Copy, ValueEnum, Default, PartialEq, Eq)]
+pub enum AlgorithmArg {
+    /// Best-first refinement search with the ρ operator (DL-Learner's and Ontolearn's CELOE).
+    #[default]
+    Celoe,
+    /// Terminological Bayesian classifier: naive or TAN Bayes over learned feature concepts;
+    /// predicts probabilities (ranked by AUC-PR in `cv`).
+    Tbc,
+}
+
+/// Options of `--algorithm tbc`.
+#[derive(Debug, Args, Clone)]
+pub struct TbcArgs {
+    /// Network shape.
+    #[arg(long, value_enum, default_value_t)]
+    pub structure: StructureArg,
+    /// Treatment of unknown memberships (sem needs tan; robust needs naive).
+    #[arg(long, value_enum, default_value_t)]
+    pub missing: MissingArg,
+    /// Feature selection: fs (forward) or ffsbe (forward selection, backward elimination).
+    #[arg(long, value_enum, default_value_t)]
+    pub selection: SelectionArg,
+    /// Candidates kept per level of the feature search.
+    #[arg(long, value_name = "N", default_value_t = 5)]
+    pub beam_width: usize,
+    /// Refinement steps from ⊤ in the feature search.
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    pub beam_depth: usize,
+    /// Most feature concepts in the network.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub max_features: usize,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum, Default)]
+pub enum QualityArg {
+    /// F1 of the positives (Ontolearn's measure).
+    #[default]
+    F1,
+    /// Accuracy over positives and negatives (DL-Learner's default).
+    Accuracy,
+}
+
+/// The search: budget, noise, quality, limits.
+#[derive(Debug, Args, Clone)]
+pub struct SearchArgs {
+    /// Time budget per problem (per fold in `cv`), in seconds.
+    #[arg(long, value_name = "SECS", default_value_t = 10.0)]
+    pub max_runtime: f64,
+    /// Most candidate concepts to test per problem (deterministic runs use this).
+    #[arg(long, value_name = "N")]
+    pub max_tests: Option<u64>,
+    /// Percentage of positives a solution may miss.
+    #[arg(long, value_name = "PCT", default_value_t = 0.0)]
+    pub noise: f64,
+    #[arg(long, value_enum, default_value_t)]
+    pub quality: QualityArg,
+    /// Deepest class expression considered.
+    #[arg(long, value_name = "N", default_value_t = 7)]
+    pub max_depth: usize,
+    /// Longest class expression considered (default: unbounded).
+    #[arg(long, value_name = "N")]
+    pub max_length: Option<usize>,
+    /// Best distinct solutions reported.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub max_results: usize,
+    /// Start the search from this class expression instead of owl:Thing.
+    #[arg(long, value_name = "EXPR")]
+    pub start_class: Option<String>,
+    /// Keep searching after a perfect solution (until the budget ends).
+    #[arg(long)]
+    pub keep_searching: bool,
+    /// Report solutions as found, without removing redundant parts.
+    #[arg(long)]
+    pub no_minimize: bool,
+}
+
+/// The refinement operator's language (reference defaults).
+#[derive(Debug, Args, Clone)]
+pub struct RhoArgs {
+    /// No ¬ (negated most specific classes).
+    #[arg(long)]
+    pub no_negation: bool,
+    /// No universal restrictions (∀ / only).
+    #[arg(long)]
+    pub no_all: bool,
+    /// No existential restrictions (∃ / some).
+    #[arg(long)]
+    pub no_exists: bool,
+    /// No cardinality restrictions (≥n, ≤n).
+    #[arg(long)]
+    pub no_cardinality: bool,
+    /// Largest cardinality bound.
+    #[arg(long, value_name = "N", default_value_t = 5)]
+    pub cardinality_limit: u32,
+    /// No boolean data restrictions.
+    #[arg(long)]
+    pub no_booleans: bool,
+    /// No numeric data restrictions.
+    #[arg(long)]
+    pub no_numbers: bool,
+    /// Split values per numeric data property.
+    #[arg(long, value_name = "N", default_value_t = 12)]
+    pub numeric_splits: usize,
+    /// No disjunctions (⊔ / or).
+    #[arg(long)]
+    pub no_disjunction: bool,
+    /// Use inverse roles.
+    #[arg(long)]
+    pub inverse: bool,
+    /// Use ∃r.Self.
+    #[arg(long = "self")]
+    pub has_self: bool,
+}
+
+#[derive(Debug, Args, Clone)]
+pub struct LearnArgs {
+    #[command(flatten)]
+    pub kb: KbArgs,
+    /// Learning problems: Ontolearn JSON, list JSON, DL-Learner .conf, or an SML-Bench folder.
+    #[arg(long, value_name = "LPFILE")]
+    pub problems: PathBuf,
+    /// Only these problems (repeatable; default: all).
+    #[arg(long = "problem", value_name = "NAME")]
+    pub problem: Vec<String>,
+    #[arg(long, value_enum, default_value_t)]
+    pub algorithm: AlgorithmArg,
+    #[command(flatten)]
+    pub search: SearchArgs,
+    #[command(flatten)]
+    pub rho: RhoArgs,
+    #[command(flatten)]
+    pub tbc: TbcArgs,
+    #[arg(long, value_enum, default_value_t)]
+    pub semantics: SemanticsArg,
+    /// One JSON document on stdout (an array over problems).
+    #[arg(long)]
+    pub json: bool,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct CvArgs {
+    #[command(flatten)]
+    pub learn: LearnArgs,
+    /// Number of stratified folds.
+    #[arg(long, value_name = "K", default_value_t = 10)]
+    pub folds: usize,
+    /// Seed of the fold assignment.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
 #[derive(Debug, Args)]
 pub struct SignatureArgs {
     #[command(flatten)]
@@ -161,6 +320,8 @@ pub enum BenchCommand {
     /// The terminological Bayesian classifier grid (methods × FS/FFSBE), k-fold AUC-PR and
     /// AUC-ROC per target; a markdown table and JSON.
     Tbc(BenchTbcArgs),
+    /// Learner quality and concepts tested per second, per problem and backend.
+    Learn(BenchLearnArgs),
 }
 
 #[derive(Debug, Args)]
@@ -187,6 +348,18 @@ pub struct BenchOracleArgs {
     pub compare_graph: Option<String>,
     #[arg(long)]
     pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct BenchLearnArgs {
+    #[command(flatten)]
+    pub learn: LearnArgs,
+    /// Also run the same problems against these endpoints (holding the same data).
+    #[arg(long = "compare", value_name = "URL")]
+    pub compare: Vec<String>,
+    /// The graph holding the data at the compared endpoints.
+    #[arg(long = "compare-graph", value_name = "IRI")]
+    pub compare_graph: Option<String>,
 }
 
 #[derive(Debug, Args)]

@@ -23,6 +23,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
         BenchCommand::Oracle(a) => oracle(a),
         BenchCommand::Load(a) => load(a),
         BenchCommand::Tbc(a) => super::bench_tbc::run(a),
+        BenchCommand::Learn(a) => super::bench_learn::run(a),
     }
 }
 
@@ -109,7 +110,7 @@ fn bench_examples(session: &Session, args: &BenchOracleArgs) -> anyhow::Result<I
     let p = chosen
         .first()
         .context("the problem file holds no problem")?;
-    let (pos, neg) = super::evaluate::example_sets(session, p)?;
+    let (pos, neg) = super::problems::example_sets(session, p)?;
     Ok(pos.union(&neg))
 }
 

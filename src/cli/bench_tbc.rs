@@ -6,9 +6,9 @@ use anyhow::{Context, bail};
 use serde::Serialize;
 
 use super::args::BenchTbcArgs;
-use super::evaluate::example_sets;
 use super::kb_source;
 use super::print_json;
+use super::problems::example_sets;
 use crate::eval::Summary;
 use std::time::Duration;
 

@@ -1,15 +1,15 @@
 //! `oxilearn evaluate`: score one concept on learning problems.
 
-use anyhow::{Context, bail};
 use serde::Serialize;
 
 use super::args::EvaluateArgs;
 use super::kb_source::{self, Session};
 use super::print_json;
+use super::problems::{example_sets, fallback_kb, load_selected};
 use crate::concept::Concept;
 use crate::eval::Confusion;
-use crate::oracle::{IndividualSet, MembershipOracle, Semantics};
-use crate::problem::{self, LearningProblem};
+use crate::oracle::{MembershipOracle, Semantics};
+use crate::problem::LearningProblem;
 
 /// The documented JSON shape, one object per problem (names are stable).
 #[derive(Serialize)]
@@ -29,22 +29,6 @@ struct EvaluationJson {
     /// Open world only: examples whose membership is unknown (counted as not covered).
     #[serde(skip_serializing_if = "Option::is_none")]
     unknown: Option<usize>,
-}
-
-/// The example sets of a problem; every example that is not an individual is reported.
-pub fn example_sets(
-    session: &Session,
-    p: &LearningProblem,
-) -> anyhow::Result<(IndividualSet, IndividualSet)> {
-    let sig = session.signature();
-    problem::check_examples(p, |iri| sig.individual_id(iri).is_some())
-        .with_context(|| format!("problem {}", p.name))?;
-    let pos = sig.set_of(p.positives.iter().map(String::as_str));
-    let neg = sig.set_of(p.negatives.iter().map(String::as_str));
-    match (pos, neg) {
-        (Ok(pos), Ok(neg)) => Ok((pos, neg)),
-        (Err(u), _) | (_, Err(u)) => bail!("problem {}: unknown examples {u:?}", p.name),
-    }
 }
 
 fn evaluate_one(
@@ -81,18 +65,8 @@ fn evaluate_one(
 }
 
 pub fn run(args: EvaluateArgs) -> anyhow::Result<()> {
-    let problems = problem::load_problems(&args.problems)
-        .with_context(|| format!("reading problems from {}", args.problems.display()))?;
-    let problems = if args.problem.is_empty() {
-        problems
-    } else {
-        problem::select(problems, &args.problem)?
-    };
-    if problems.is_empty() {
-        bail!("{} holds no learning problem", args.problems.display());
-    }
-    let fallback_kb = problems.iter().find_map(|p| p.kb_file.clone());
-    let session = kb_source::open(&args.kb, fallback_kb)?;
+    let problems = load_selected(&args.problems, &args.problem)?;
+    let session = kb_source::open(&args.kb, fallback_kb(&problems))?;
     let concept = session.parse_concept(&args.concept)?;
     let semantics: Semantics = args.semantics.into();
     let results = problems

@@ -10,12 +10,19 @@ macro_rules! outln {
 
 mod args;
 mod bench;
+mod bench_learn;
 mod bench_tbc;
+mod cv;
 mod evaluate;
 mod generate;
 mod instances;
 mod kb_source;
+mod learn;
+mod learner;
+mod problems;
+mod progress;
 mod signature;
+mod tbc;
 
 use std::process::ExitCode;
 
@@ -49,6 +56,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Instances(a) => instances::run(a),
         Command::Evaluate(a) => evaluate::run(a),
         Command::Signature(a) => signature::run(a),
+        Command::Learn(a) => learn::run(a),
+        Command::Cv(a) => cv::run(a),
         Command::Bench(a) => bench::run(a),
         Command::GenerateProblems(a) => generate::run(a),
     }

@@ -2,10 +2,13 @@
 //! turn into split points (they read the signature only; the learner asks the oracle).
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
-use crate::concept::Iri;
+use crate::concept::{Iri, Number};
+use crate::learn::Examples;
 use crate::oracle::datatypes::numeric_value;
 use crate::oracle::{IndividualSet, MembershipOracle, OracleError};
+use crate::refine::rho::{Rho, RhoOptions, numeric_split_points};
 
 /// Per numeric data property of the signature, its values on `among` (sorted, with
 /// repetitions; non-numeric values skipped).
@@ -32,4 +35,26 @@ pub fn numeric_values<O: MembershipOracle + ?Sized>(
         out.insert(property, values);
     }
     Ok(out)
+}
+
+/// The ρ operator over the oracle's signature with numeric split points taken from the
+/// examples' values (so a fold's operator never sees its test examples).
+pub fn rho_for_examples<O: MembershipOracle + ?Sized>(
+    oracle: &O,
+    options: RhoOptions,
+    examples: &Examples,
+) -> Result<Rho, OracleError> {
+    let splits: BTreeMap<Iri, Vec<Number>> = if options.use_numeric_data {
+        numeric_values(oracle, examples.all())?
+            .into_iter()
+            .map(|(p, values)| {
+                let points = numeric_split_points(&values, options.max_numeric_splits);
+                (p, points)
+            })
+            .collect()
+    } else {
+        BTreeMap::new()
+    };
+    let signature = Arc::new(oracle.signature().clone());
+    Ok(Rho::new(signature, options).with_numeric_splits(splits))
 }

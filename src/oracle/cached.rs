@@ -5,34 +5,48 @@
 //! `covered(¬C) = among \ covered(C)`, `covered(C ⊓ D) = covered(C) ∩ covered(D)` and
 //! `covered(C ⊔ D) = covered(C) ∪ covered(D)`; three-valued answers compose by Kleene's rules
 //! (`T(¬C) = F(C)`, `T(C ⊓ D) = T(C) ∩ T(D)`, `F(C ⊓ D) = F(C) ∪ F(D)`, …), which are the
-//! rules the SPARQL compiler uses too. Only atoms and restrictions reach the wrapped oracle.
+//! rules the SPARQL compiler uses too.
+//!
+//! Restrictions compose too when the wrapped oracle can list role successors
+//! ([`MembershipOracle::successors`]): `covered(∃r.C, E)` is read off the successors `S` of
+//! `E` along `r` and `covered(C, S)`, itself answered (and cached) over `S`. So a new filler
+//! costs a query only for the atoms it has not met at that position before, and counting
+//! restrictions need no grouped sub-select at the endpoint. Only atoms, data restrictions
+//! and successor lists reach the wrapped oracle.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 
 use moka::sync::Cache;
+use rustc_hash::FxBuildHasher;
 
 use super::{
     IndividualId, IndividualSet, MembershipOracle, OracleError, OracleStats, Signature,
-    StatsCounter, TruthSets,
+    StatsCounter, Successors, TruthSets,
 };
-use crate::concept::{Concept, Iri, Literal, normalize};
+use crate::concept::{Concept, Iri, Literal, Role, normalize};
 
 /// Cache bounds.
 #[derive(Clone, Debug)]
 pub struct CacheOptions {
     /// Approximate bytes of cached answers per example set (keys and bitsets).
     pub max_bytes: u64,
-    /// Example sets kept at once (folds, problems); the oldest set's cache is dropped beyond.
-    /// The whole cache stays under `max_bytes × max_example_sets`.
+    /// Example sets kept at once (folds, problems, and the successor sets that restrictions
+    /// are composed over); the least recently used set's cache is dropped beyond. The whole
+    /// cache stays under `max_bytes × max_example_sets`.
     pub max_example_sets: usize,
+    /// Answer restrictions from cached successor lists and fillers where the wrapped oracle
+    /// can list successors (see the module docs).
+    pub compose_restrictions: bool,
 }
 
 impl Default for CacheOptions {
     fn default() -> Self {
         CacheOptions {
-            max_bytes: 256 * 1024 * 1024,
-            max_example_sets: 16,
+            max_bytes: 64 * 1024 * 1024,
+            max_example_sets: 64,
+            compose_restrictions: true,
         }
     }
 }
@@ -40,8 +54,17 @@ impl Default for CacheOptions {
 /// The caches of one example set (`among`): keyed by the normal form alone, so a lookup
 /// borrows the concept instead of cloning it.
 struct AmongCaches {
-    covered: Cache<Concept, Arc<IndividualSet>>,
-    truth: Cache<Concept, Arc<TruthSets>>,
+    covered: Cache<Concept, Arc<IndividualSet>, FxBuildHasher>,
+    truth: Cache<Concept, Arc<TruthSets>, FxBuildHasher>,
+    /// `None`: the wrapped oracle cannot list this role's successors exactly.
+    successors: Cache<Role, Arc<Option<Composable>>, FxBuildHasher>,
+}
+
+/// A role's successors of one example set, with the caches of the successor set (held
+/// here so composing a restriction does not hash the successor set to find them).
+struct Composable {
+    successors: Successors,
+    filler_caches: Arc<AmongCaches>,
 }
 
 /// Rough heap size of a concept, for the weigher.
@@ -57,7 +80,7 @@ impl AmongCaches {
                 .weigher(|k: &Concept, v: &Arc<IndividualSet>| {
                     concept_weight(k).saturating_add(v.heap_bytes() as u32 + 16)
                 })
-                .build(),
+                .build_with_hasher(FxBuildHasher),
             truth: Cache::builder()
                 .max_capacity(options.max_bytes)
                 .weigher(|k: &Concept, v: &Arc<TruthSets>| {
@@ -65,7 +88,16 @@ impl AmongCaches {
                         (v.true_set.heap_bytes() + v.false_set.heap_bytes()) as u32 + 32,
                     )
                 })
-                .build(),
+                .build_with_hasher(FxBuildHasher),
+            successors: Cache::builder()
+                .max_capacity(options.max_bytes)
+                .weigher(|_: &Role, v: &Arc<Option<Composable>>| {
+                    64 + v
+                        .as_ref()
+                        .as_ref()
+                        .map_or(0, |s| s.successors.heap_bytes() as u32)
+                })
+                .build_with_hasher(FxBuildHasher),
         }
     }
 }
@@ -73,8 +105,8 @@ impl AmongCaches {
 pub struct Cached<O: MembershipOracle> {
     inner: O,
     options: CacheOptions,
-    /// Per example set: when it was first seen (for eviction) and its caches.
-    caches: RwLock<HashMap<IndividualSet, (u64, Arc<AmongCaches>)>>,
+    /// Per example set: when it was last used (for eviction) and its caches.
+    caches: RwLock<HashMap<IndividualSet, (AtomicU64, Arc<AmongCaches>), FxBuildHasher>>,
     next_stamp: std::sync::atomic::AtomicU64,
     counters: StatsCounter,
 }
@@ -84,7 +116,7 @@ impl<O: MembershipOracle> Cached<O> {
         Cached {
             inner,
             options,
-            caches: RwLock::new(HashMap::new()),
+            caches: RwLock::new(HashMap::default()),
             next_stamp: std::sync::atomic::AtomicU64::new(0),
             counters: StatsCounter::default(),
         }
@@ -95,9 +127,11 @@ impl<O: MembershipOracle> Cached<O> {
     }
 
     fn caches_for(&self, among: &IndividualSet) -> Arc<AmongCaches> {
+        let stamp = self.next_stamp.fetch_add(1, Ordering::Relaxed);
         if let Ok(map) = self.caches.read()
-            && let Some((_, c)) = map.get(among)
+            && let Some((used, c)) = map.get(among)
         {
+            used.store(stamp, Ordering::Relaxed);
             return Arc::clone(c);
         }
         let mut map = match self.caches.write() {
@@ -107,20 +141,89 @@ impl<O: MembershipOracle> Cached<O> {
         if !map.contains_key(among) && map.len() >= self.options.max_example_sets.max(1) {
             let oldest = map
                 .iter()
-                .min_by_key(|(_, (stamp, _))| *stamp)
+                .min_by_key(|(_, (used, _))| used.load(Ordering::Relaxed))
                 .map(|(k, _)| k.clone());
             if let Some(k) = oldest {
                 map.remove(&k);
             }
         }
-        let stamp = self
-            .next_stamp
-            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         Arc::clone(
             &map.entry(among.clone())
-                .or_insert_with(|| (stamp, Arc::new(AmongCaches::new(&self.options))))
+                .or_insert_with(|| {
+                    (
+                        AtomicU64::new(stamp),
+                        Arc::new(AmongCaches::new(&self.options)),
+                    )
+                })
                 .1,
         )
+    }
+
+    /// The successors of `among` along `role`, cached (`None` if not listable).
+    fn successors_of(
+        &self,
+        role: &Role,
+        among: &IndividualSet,
+        caches: &AmongCaches,
+    ) -> Result<Arc<Option<Composable>>, OracleError> {
+        if let Some(hit) = caches.successors.get(role) {
+            return Ok(hit);
+        }
+        let answer = Arc::new(self.inner.successors(role, among)?.map(|successors| {
+            let filler_caches = self.caches_for(successors.targets());
+            Composable {
+                successors,
+                filler_caches,
+            }
+        }));
+        caches.successors.insert(role.clone(), Arc::clone(&answer));
+        Ok(answer)
+    }
+
+    /// A restriction answered from successor lists and the filler's members among the
+    /// successors; `None` when the successors cannot be listed exactly.
+    fn composed_restriction(
+        &self,
+        c: &Concept,
+        among: &IndividualSet,
+        caches: &AmongCaches,
+    ) -> Result<Option<IndividualSet>, OracleError> {
+        let (role, filler) = match c {
+            Concept::Some { role, filler }
+            | Concept::Only { role, filler }
+            | Concept::Min { role, filler, .. }
+            | Concept::Max { role, filler, .. }
+            | Concept::Exactly { role, filler, .. } => (role, Some(&**filler)),
+            Concept::HasValue { role, .. } | Concept::HasSelf(role) => (role, None),
+            _ => return Ok(None),
+        };
+        let composable = self.successors_of(role, among, caches)?;
+        let Some(composable) = composable.as_ref() else {
+            return Ok(None);
+        };
+        let succ = &composable.successors;
+        let members = match filler {
+            Some(f) if !succ.targets().is_empty() => {
+                self.covered_nf(f, succ.targets(), &composable.filler_caches)?
+            }
+            _ => Arc::new(IndividualSet::empty(among.universe())),
+        };
+        StatsCounter::add(&self.counters.composed, 1);
+        Ok(Some(match c {
+            Concept::Some { .. } => succ.counting(among, &members, |n| n >= 1),
+            Concept::Only { .. } => succ.all_in(among, &members),
+            Concept::Min { n, .. } => succ.counting(among, &members, |k| k >= *n as usize),
+            Concept::Max { n, .. } => succ.counting(among, &members, |k| k <= *n as usize),
+            Concept::Exactly { n, .. } => succ.counting(among, &members, |k| k == *n as usize),
+            Concept::HasValue { individual, .. } => {
+                match self.inner.signature().individual_id(individual.as_str()) {
+                    Some(id) => succ.having(among, id),
+                    // Every listed successor is an individual, so none is this IRI.
+                    None => IndividualSet::empty(among.universe()),
+                }
+            }
+            _ => succ.reflexive(among),
+        }))
     }
 
     fn covered_nf(
@@ -163,7 +266,17 @@ impl<O: MembershipOracle> Cached<O> {
                 StatsCounter::add(&self.counters.composed, 1);
                 among.difference(&*self.covered_nf(inner, among, caches)?)
             }
-            other => self.inner.covered(other, among)?,
+            other => {
+                let composed = if self.options.compose_restrictions {
+                    self.composed_restriction(other, among, caches)?
+                } else {
+                    None
+                };
+                match composed {
+                    Some(set) => set,
+                    None => self.inner.covered(other, among)?,
+                }
+            }
         };
         let answer = Arc::new(answer);
         caches.covered.insert(c.clone(), Arc::clone(&answer));
@@ -237,7 +350,7 @@ impl<O: MembershipOracle> Cached<O> {
 /// (each once, in order of appearance).
 fn collect_uncached_leaves(
     c: &Concept,
-    cache: &Cache<Concept, Arc<IndividualSet>>,
+    cache: &Cache<Concept, Arc<IndividualSet>, FxBuildHasher>,
     seen: &mut std::collections::HashSet<Concept>,
     out: &mut Vec<Concept>,
 ) {
@@ -280,6 +393,18 @@ impl<O: MembershipOracle> MembershipOracle for Cached<O> {
     ) -> Vec<Result<IndividualSet, OracleError>> {
         let caches = self.caches_for(among);
         let normal: Vec<Concept> = concepts.iter().map(normalize).collect();
+        if self.options.compose_restrictions {
+            // Leaves live over several example sets (successors), so there is no single
+            // batch to prefetch: compose each concept, in parallel, in input order.
+            use rayon::prelude::*;
+            return normal
+                .par_iter()
+                .map(|c| {
+                    StatsCounter::add(&self.counters.evaluations, 1);
+                    self.covered_nf(c, among, &caches).map(|s| (*s).clone())
+                })
+                .collect();
+        }
         let mut missing: Vec<Concept> = Vec::new();
         let mut seen = std::collections::HashSet::new();
         for c in &normal {

@@ -61,6 +61,12 @@ impl IndividualSet {
         self.bits.insert(id.index());
     }
 
+    pub fn remove(&mut self, id: IndividualId) {
+        if id.index() < self.bits.len() {
+            self.bits.set(id.index(), false);
+        }
+    }
+
     pub fn contains(&self, id: IndividualId) -> bool {
         self.bits.contains(id.index())
     }

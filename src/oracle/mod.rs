@@ -16,6 +16,7 @@ mod schema;
 pub mod sparql;
 mod sparql_oracle;
 mod stats;
+mod successors;
 
 pub use cached::{CacheOptions, Cached};
 pub use error::OracleError;
@@ -23,10 +24,11 @@ pub use individuals::{IndividualId, IndividualSet};
 pub use schema::*;
 pub use sparql_oracle::{OracleOptions, SparqlOracle};
 pub use stats::{OracleStats, StatsCounter};
+pub use successors::Successors;
 
 use rayon::prelude::*;
 
-use crate::concept::{Concept, Iri, Literal};
+use crate::concept::{Concept, Iri, Literal, Role};
 
 /// Which semantics a caller wants membership under.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize)]
@@ -80,6 +82,17 @@ pub trait MembershipOracle: Send + Sync {
 
     fn stats(&self) -> OracleStats;
 
+    /// The successors of `among` along `role` (with the role's full expansion), if this
+    /// oracle can list them and every successor is an individual of the active domain;
+    /// `None` otherwise (callers then ask about each restriction instead).
+    fn successors(
+        &self,
+        _role: &Role,
+        _among: &IndividualSet,
+    ) -> Result<Option<Successors>, OracleError> {
+        Ok(None)
+    }
+
     /// Members under the chosen semantics (`T(C)` in open-world mode).
     fn members(
         &self,
@@ -131,6 +144,14 @@ impl<T: MembershipOracle + ?Sized> MembershipOracle for &T {
 
     fn stats(&self) -> OracleStats {
         (**self).stats()
+    }
+
+    fn successors(
+        &self,
+        role: &Role,
+        among: &IndividualSet,
+    ) -> Result<Option<Successors>, OracleError> {
+        (**self).successors(role, among)
     }
 
     fn covered_batch(

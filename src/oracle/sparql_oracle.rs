@@ -11,9 +11,9 @@ use super::backend::{SolutionTable, SparqlBackend};
 use super::sparql::{ClassAtoms, Compiler, Polarity, fill_values, fixed_query};
 use super::{
     IndividualId, IndividualSet, MembershipOracle, OracleError, OracleStats, Signature,
-    StatsCounter, TruthSets, load_signature,
+    StatsCounter, Successors, TruthSets, load_signature,
 };
-use crate::concept::{Concept, Iri, Literal};
+use crate::concept::{Concept, Iri, Literal, Role};
 
 /// Tuning of the query shapes.
 #[derive(Clone, Debug)]
@@ -337,6 +337,41 @@ impl<B: SparqlBackend> MembershipOracle for SparqlOracle<B> {
 
     fn stats(&self) -> OracleStats {
         self.counters.snapshot()
+    }
+
+    /// One `SELECT DISTINCT ?x ?y` per chunk; `None` as soon as a successor is not an
+    /// individual of the active domain (a blank node or a punned class), since restrictions
+    /// composed from such lists would not be exact.
+    fn successors(
+        &self,
+        role: &Role,
+        among: &IndividualSet,
+    ) -> Result<Option<Successors>, OracleError> {
+        let compiler = self.compiler();
+        let mut pairs = Vec::new();
+        for chunk in self
+            .example_nodes(among)
+            .chunks(self.options.values_chunk.max(1))
+        {
+            let table = self.run(&compiler.successors_query(role, chunk))?;
+            let (Some(cx), Some(cy)) = (table.column("x"), table.column("y")) else {
+                continue;
+            };
+            for row in &table.rows {
+                let id = |col: usize| match row.get(col) {
+                    Some(Some(Term::NamedNode(n))) => self.signature.individual_id(n.as_str()),
+                    _ => None,
+                };
+                match (id(cx), id(cy)) {
+                    (Some(x), Some(y)) => pairs.push((x, y)),
+                    _ => return Ok(None),
+                }
+            }
+        }
+        Ok(Some(Successors::from_pairs(
+            self.signature.individual_count(),
+            pairs,
+        )))
     }
 }
 

@@ -1,6 +1,7 @@
 //! Refinement and concept generation over a signature (never the oracle).
 
 pub mod random;
+pub mod rho;
 
 use crate::concept::Concept;
 

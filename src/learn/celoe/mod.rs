@@ -12,7 +12,7 @@
 
 mod params;
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet;
 
 pub use params::CeloeParams;
 
@@ -82,7 +82,7 @@ impl<'r> Celoe<'r> {
         );
         let mut tree = SearchTree::new(p.heuristic);
         let mut best = BestSolutions::new(p.max_results);
-        let mut seen: HashSet<Concept> = HashSet::new();
+        let mut seen: FxHashSet<Concept> = FxHashSet::default();
         let mut tests: u64 = 0;
         let mut refinements: u64 = 0;
 
@@ -95,8 +95,9 @@ impl<'r> Celoe<'r> {
             Termination::Exhausted
         } else {
             best.offer(&start, root.quality, root.confusion);
-            let root_id = tree.add(start, root.quality, None);
-            let _ = root_id;
+            tree.add(start, root.quality, None);
+            // Per node id: its counts on the examples.
+            let mut node_confusions = vec![root.confusion];
             loop {
                 if let Some(t) = clock.exhausted(tests) {
                     break t;
@@ -115,6 +116,7 @@ impl<'r> Celoe<'r> {
                 let limit = node.horizontal_expansion + 1;
                 let previous = node.horizontal_expansion;
                 let concept = node.concept.clone();
+                let parent_confusion = node_confusions[id.0];
                 let refined = self.refinement.refine(&concept, limit);
                 refinements += refined.len() as u64;
                 tree.expanded(id, limit, refined.len());
@@ -134,7 +136,15 @@ impl<'r> Celoe<'r> {
                         if e.too_weak {
                             continue;
                         }
+                        if p.skip_idle_conjuncts
+                            && e.confusion == parent_confusion
+                            && extends_conjunction(&concept, c)
+                        {
+                            best.offer(c, e.quality, e.confusion);
+                            continue;
+                        }
                         tree.add(c.clone(), e.quality, Some(id));
+                        node_confusions.push(e.confusion);
                         best.offer(c, e.quality, e.confusion);
                     }
                     progress(&Progress {
@@ -204,5 +214,19 @@ impl<'r> Celoe<'r> {
                 .then_with(|| a.concept.cmp(&b.concept))
         });
         Ok(out)
+    }
+}
+
+/// `child` is `parent ⊓ D` for some extra conjuncts `D` (both in normal form).
+fn extends_conjunction(parent: &Concept, child: &Concept) -> bool {
+    let Concept::And(parts) = child else {
+        return false;
+    };
+    match parent {
+        Concept::Top => true,
+        Concept::And(parent_parts) => {
+            parent_parts.len() < parts.len() && parent_parts.iter().all(|p| parts.contains(p))
+        }
+        other => parts.contains(other),
     }
 }

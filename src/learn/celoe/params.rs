@@ -33,6 +33,11 @@ pub struct CeloeParams {
     pub semantics: Semantics,
     /// Refinements scored per oracle batch (between budget checks).
     pub batch_size: usize,
+    /// Keep `C ⊓ D` out of the tree when it covers exactly the examples `C` covers (it is
+    /// still tested). Such a conjunct changes nothing yet; refinements of `D` that would cut
+    /// can still be appended to `C` directly at a larger length, so little is lost, and the
+    /// tree no longer fills with equivalent nodes. Not in DL-Learner (off there).
+    pub skip_idle_conjuncts: bool,
 }
 
 impl Default for CeloeParams {
@@ -53,6 +58,7 @@ impl Default for CeloeParams {
             minimize: true,
             semantics: Semantics::Closed,
             batch_size: 256,
+            skip_idle_conjuncts: true,
         }
     }
 }

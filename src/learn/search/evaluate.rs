@@ -87,3 +87,45 @@ impl<'a, O: MembershipOracle + ?Sized> Evaluator<'a, O> {
             .collect()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::oracle::reference::ReferenceOracle;
+    use crate::oracle::{IndividualId, IndividualSet};
+
+    #[test]
+    fn too_weak_means_missing_more_positives_than_the_noise_allows() {
+        let store = oxigraph::store::Store::new().unwrap();
+        let oracle = ReferenceOracle::new(&store, Default::default()).unwrap();
+        let set = |ids: std::ops::Range<u32>| IndividualSet::from_ids(40, ids.map(IndividualId));
+        let examples = Examples::new(set(0..30), set(30..40)).unwrap();
+        let confusion = |fn_| Confusion {
+            tp: 30 - fn_,
+            fn_,
+            fp: 0,
+            tn: 10,
+        };
+        let strict = Evaluator::new(
+            &oracle,
+            &examples,
+            QualityMeasure::F1,
+            Semantics::Closed,
+            0.0,
+        );
+        assert!(!strict.score(confusion(0)).too_weak);
+        assert!(strict.score(confusion(1)).too_weak);
+        // 10 % of 30 positives: up to 3 may be missed (no rounding up to 4).
+        let noisy = Evaluator::new(
+            &oracle,
+            &examples,
+            QualityMeasure::F1,
+            Semantics::Closed,
+            0.1,
+        );
+        assert_eq!(noisy.max_false_negatives(), 3);
+        assert!(!noisy.score(confusion(3)).too_weak);
+        assert!(noisy.score(confusion(4)).too_weak);
+        assert_eq!(noisy.score(confusion(3)).quality, confusion(3).f1());
+    }
+}

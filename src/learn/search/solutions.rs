@@ -34,7 +34,7 @@ impl Ord for Quality {
 pub struct BestSolutions {
     capacity: usize,
     set: BTreeSet<(Reverse<Quality>, usize, Concept)>,
-    confusions: std::collections::HashMap<Concept, Confusion>,
+    confusions: rustc_hash::FxHashMap<Concept, Confusion>,
 }
 
 impl BestSolutions {
@@ -42,7 +42,7 @@ impl BestSolutions {
         BestSolutions {
             capacity: capacity.max(1),
             set: BTreeSet::new(),
-            confusions: std::collections::HashMap::new(),
+            confusions: rustc_hash::FxHashMap::default(),
         }
     }
 

@@ -37,7 +37,7 @@ pub mod tan;
 
 pub use model::{Prediction, TbcModel};
 pub use params::{FeatureSemantics, Missing, Selection, Structure, TbcParams};
-pub use search::{TbcRun, TbcStats, Termination, fit};
+pub use search::{TbcRun, TbcStats, Termination, TrainingScore, fit, fit_within};
 
 use crate::oracle::OracleError;
 

@@ -3,6 +3,7 @@
 mod build;
 mod compile;
 mod fixed;
+mod successors;
 mod truth;
 
 pub use compile::{ClassAtoms, Compiler, Polarity};

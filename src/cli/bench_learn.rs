@@ -1,0 +1,169 @@
+//! `oxilearn bench learn`: learner quality and speed per problem, embedded and over the
+//! compared endpoints, from one run (so ratios share the machine's load).
+
+use serde::Serialize;
+
+use super::args::{BenchLearnArgs, KbArgs};
+use super::kb_source::{self, Session};
+use super::learner::run_celoe;
+use super::print_json;
+use super::problems::{examples_of, fallback_kb, load_selected};
+use crate::concept::length;
+use crate::problem::LearningProblem;
+
+#[derive(Serialize)]
+struct Row {
+    backend: String,
+    problem: String,
+    f1: f64,
+    accuracy: f64,
+    length: usize,
+    solution: String,
+    concepts_tested: u64,
+    tests_per_second: f64,
+    queries_sent: u64,
+    queries_per_test: f64,
+    elapsed_ms: u64,
+    termination: &'static str,
+}
+
+#[derive(Serialize)]
+struct BackendSummary {
+    backend: String,
+    problems: usize,
+    mean_f1: f64,
+    mean_accuracy: f64,
+    /// All tests over all elapsed time.
+    tests_per_second: f64,
+    queries_per_test: f64,
+}
+
+#[derive(Serialize)]
+struct LearnBench {
+    rows: Vec<Row>,
+    summaries: Vec<BackendSummary>,
+}
+
+fn bench_backend(
+    name: &str,
+    session: &Session,
+    args: &BenchLearnArgs,
+    problems: &[LearningProblem],
+) -> anyhow::Result<(Vec<Row>, BackendSummary)> {
+    let mut rows = Vec::new();
+    for p in problems {
+        let examples = examples_of(session, p)?;
+        let run = run_celoe(
+            session,
+            &args.learn,
+            &examples,
+            &format!("{name} {}", p.name),
+        )?;
+        let best = run.model.best();
+        let s = &run.stats;
+        rows.push(Row {
+            backend: name.to_owned(),
+            problem: p.name.clone(),
+            f1: best.map_or(0.0, |b| b.confusion.f1()),
+            accuracy: best.map_or(0.0, |b| b.confusion.accuracy()),
+            length: best.map_or(0, |b| length(&b.concept)),
+            solution: best.map_or_else(String::new, |b| session.manchester(&b.concept)),
+            concepts_tested: s.concepts_tested,
+            tests_per_second: s.tests_per_second(),
+            queries_sent: s.queries_sent,
+            queries_per_test: s.queries_sent as f64 / s.concepts_tested.max(1) as f64,
+            elapsed_ms: s.elapsed_ms,
+            termination: s.termination.name(),
+        });
+    }
+    let n = rows.len().max(1) as f64;
+    let tests: u64 = rows.iter().map(|r| r.concepts_tested).sum();
+    let ms: u64 = rows.iter().map(|r| r.elapsed_ms).sum();
+    let queries: u64 = rows.iter().map(|r| r.queries_sent).sum();
+    let summary = BackendSummary {
+        backend: name.to_owned(),
+        problems: rows.len(),
+        mean_f1: rows.iter().map(|r| r.f1).sum::<f64>() / n,
+        mean_accuracy: rows.iter().map(|r| r.accuracy).sum::<f64>() / n,
+        tests_per_second: tests as f64 * 1000.0 / ms.max(1) as f64,
+        queries_per_test: queries as f64 / tests.max(1) as f64,
+    };
+    Ok((rows, summary))
+}
+
+pub fn run(args: BenchLearnArgs) -> anyhow::Result<()> {
+    let problems = load_selected(&args.learn.problems, &args.learn.problem)?;
+    let mut rows = Vec::new();
+    let mut summaries = Vec::new();
+    let embedded = kb_source::open(&args.learn.kb, fallback_kb(&problems))?;
+    let (r, s) = bench_backend("embedded", &embedded, &args, &problems)?;
+    rows.extend(r);
+    summaries.push(s);
+    drop(embedded);
+    for url in &args.compare {
+        let kb = KbArgs {
+            kb: Vec::new(),
+            endpoint: Some(url.clone()),
+            graph: args.compare_graph.iter().cloned().collect(),
+            ..args.learn.kb.clone()
+        };
+        let session = kb_source::open(&kb, None)?;
+        let (r, s) = bench_backend(url, &session, &args, &problems)?;
+        rows.extend(r);
+        summaries.push(s);
+    }
+    let bench = LearnBench { rows, summaries };
+    if args.learn.json {
+        return print_json(&bench);
+    }
+    outln!(
+        "{:<12} {:<20} {:>6} {:>6} {:>4} {:>8} {:>9} {:>8} {:>6} {:>7}  solution",
+        "backend",
+        "problem",
+        "F1",
+        "acc",
+        "len",
+        "tests",
+        "tests/s",
+        "queries",
+        "q/test",
+        "ms"
+    );
+    for r in &bench.rows {
+        outln!(
+            "{:<12} {:<20} {:>6.4} {:>6.4} {:>4} {:>8} {:>9.0} {:>8} {:>6.3} {:>7}  {} [{}]",
+            short(&r.backend),
+            r.problem,
+            r.f1,
+            r.accuracy,
+            r.length,
+            r.concepts_tested,
+            r.tests_per_second,
+            r.queries_sent,
+            r.queries_per_test,
+            r.elapsed_ms,
+            r.solution,
+            r.termination
+        );
+    }
+    for s in &bench.summaries {
+        outln!(
+            "{}: {} problems, mean F1 {:.4}, mean accuracy {:.4}, {:.0} tests/s, {:.3} queries/test",
+            s.backend,
+            s.problems,
+            s.mean_f1,
+            s.mean_accuracy,
+            s.tests_per_second,
+            s.queries_per_test
+        );
+    }
+    Ok(())
+}
+
+fn short(backend: &str) -> &str {
+    backend
+        .strip_prefix("http://")
+        .unwrap_or(backend)
+        .get(..12)
+        .unwrap_or(backend)
+}

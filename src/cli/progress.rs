@@ -1,0 +1,51 @@
+//! A progress line on stderr for runs longer than a second (off with `--quiet` and when
+//! stderr is not a terminal, so logs and pipes stay clean).
+
+use std::cell::RefCell;
+use std::io::IsTerminal;
+use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressStyle};
+
+use crate::learn::celoe::Progress;
+
+pub struct SearchProgress {
+    label: String,
+    enabled: bool,
+    bar: RefCell<Option<ProgressBar>>,
+}
+
+impl SearchProgress {
+    pub fn new(label: impl Into<String>, quiet: bool) -> Self {
+        SearchProgress {
+            label: label.into(),
+            enabled: !quiet && std::io::stderr().is_terminal(),
+            bar: RefCell::new(None),
+        }
+    }
+
+    pub fn update(&self, p: &Progress) {
+        if !self.enabled || p.elapsed < Duration::from_secs(1) {
+            return;
+        }
+        let mut bar = self.bar.borrow_mut();
+        let bar = bar.get_or_insert_with(|| {
+            let bar = ProgressBar::new_spinner();
+            if let Ok(style) = ProgressStyle::with_template("{spinner} {elapsed} {msg}") {
+                bar.set_style(style);
+            }
+            bar.enable_steady_tick(Duration::from_millis(200));
+            bar
+        });
+        bar.set_message(format!(
+            "{}: {} concepts tested, best quality {:.4}",
+            self.label, p.concepts_tested, p.best_quality
+        ));
+    }
+
+    pub fn finish(&self) {
+        if let Some(bar) = self.bar.borrow_mut().take() {
+            bar.finish_and_clear();
+        }
+    }
+}

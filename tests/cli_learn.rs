@@ -1,0 +1,229 @@
+//! `learn` and `cv` end to end: the documented JSON shapes, the text output, exit codes.
+
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn oxilearn(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_oxilearn"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("runs the binary")
+}
+
+fn json(args: &[&str]) -> Value {
+    let out = oxilearn(args);
+    assert!(
+        out.status.success(),
+        "{args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("stdout is one JSON document")
+}
+
+fn fails_with(args: &[&str]) -> String {
+    let out = oxilearn(args);
+    assert_eq!(out.status.code(), Some(2), "{args:?} should exit with 2");
+    assert!(out.stdout.is_empty(), "nothing on stdout when failing");
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+const FAMILY: &str = "fixtures/family/family.ttl";
+const PROBLEMS: &str = "fixtures/family/problems.json";
+
+#[test]
+fn learn_json_has_the_documented_fields() {
+    let v = json(&[
+        "learn",
+        "--kb",
+        FAMILY,
+        "--problems",
+        PROBLEMS,
+        "--problem",
+        "Father",
+        "--problem",
+        "Uncle",
+        "--max-tests",
+        "20000",
+        "--json",
+    ]);
+    let runs = v.as_array().expect("an array over problems");
+    assert_eq!(runs.len(), 2);
+    assert_eq!(runs[0]["problem"], "Father");
+    assert_eq!(runs[1]["problem"], "Uncle");
+    for r in runs {
+        assert_eq!(r["algorithm"], "celoe");
+        let best = &r["solutions"][0];
+        for field in [
+            "manchester",
+            "dl",
+            "length",
+            "tp",
+            "fp",
+            "tn",
+            "fn",
+            "f1",
+            "accuracy",
+        ] {
+            assert!(!best[field].is_null(), "solution field {field} in {best}");
+        }
+        assert_eq!(best["f1"], 1.0, "{r}");
+        assert_eq!(best["fn"], 0);
+        let stats = &r["stats"];
+        for field in [
+            "concepts_tested",
+            "queries_sent",
+            "cache_hits",
+            "cache_misses",
+            "elapsed_ms",
+            "termination",
+        ] {
+            assert!(!stats[field].is_null(), "stats field {field} in {stats}");
+        }
+        assert_eq!(stats["termination"], "perfect_solution");
+    }
+    let father = runs[0]["solutions"][0]["manchester"].as_str().unwrap();
+    assert!(
+        father.contains("hasChild") && father.contains("Male"),
+        "{father}"
+    );
+}
+
+#[test]
+fn learn_text_names_the_solution_and_the_statistics() {
+    let out = oxilearn(&[
+        "learn",
+        "--kb",
+        FAMILY,
+        "--problems",
+        PROBLEMS,
+        "--problem",
+        "Father",
+        "--quiet",
+    ]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("problem Father"), "{text}");
+    assert!(text.contains("DL: "), "{text}");
+    assert!(text.contains("concepts tested"), "{text}");
+    assert!(text.contains("termination: perfect_solution"), "{text}");
+}
+
+#[test]
+fn cv_reports_every_fold_and_the_means() {
+    let v = json(&[
+        "cv",
+        "--kb",
+        FAMILY,
+        "--problems",
+        PROBLEMS,
+        "--problem",
+        "Father",
+        "--folds",
+        "2",
+        "--seed",
+        "3",
+        "--max-tests",
+        "5000",
+        "--json",
+    ]);
+    let r = &v[0];
+    assert_eq!(r["problem"], "Father");
+    assert_eq!(r["folds"], 2);
+    assert_eq!(r["per_fold"].as_array().unwrap().len(), 2);
+    for key in ["train_f1", "test_f1", "train_accuracy", "test_accuracy"] {
+        let s = &r[key];
+        assert_eq!(s["folds"].as_array().unwrap().len(), 2, "{key}");
+        assert!(s["mean"].as_f64().is_some() && s["sd"].as_f64().is_some());
+    }
+    assert_eq!(r["train_f1"]["mean"], 1.0);
+    // Same seed, same folds, same answers.
+    let again = json(&[
+        "cv",
+        "--kb",
+        FAMILY,
+        "--problems",
+        PROBLEMS,
+        "--problem",
+        "Father",
+        "--folds",
+        "2",
+        "--seed",
+        "3",
+        "--max-tests",
+        "5000",
+        "--json",
+    ]);
+    assert_eq!(again[0]["test_f1"], r["test_f1"]);
+}
+
+#[test]
+fn cv_text_is_a_table_with_mean_and_sd() {
+    let out = oxilearn(&[
+        "cv",
+        "--kb",
+        FAMILY,
+        "--problems",
+        PROBLEMS,
+        "--problem",
+        "Father",
+        "--folds",
+        "2",
+        "--max-tests",
+        "3000",
+        "--quiet",
+    ]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("test F1") && text.contains("±"), "{text}");
+}
+
+#[test]
+fn bad_learner_input_fails_clearly() {
+    let e = fails_with(&[
+        "cv",
+        "--kb",
+        FAMILY,
+        "--problems",
+        PROBLEMS,
+        "--problem",
+        "Father",
+        "--folds",
+        "50",
+    ]);
+    assert!(
+        e.contains("50 stratified folds need at least 50 positive"),
+        "{e}"
+    );
+    let e = fails_with(&[
+        "learn",
+        "--kb",
+        FAMILY,
+        "--problems",
+        PROBLEMS,
+        "--noise",
+        "150",
+    ]);
+    assert!(e.contains("noise_percentage"), "{e}");
+    let e = fails_with(&[
+        "learn",
+        "--kb",
+        FAMILY,
+        "--problems",
+        PROBLEMS,
+        "--start-class",
+        "Nonsense",
+    ]);
+    assert!(e.contains("Nonsense"), "{e}");
+    let e = fails_with(&[
+        "learn",
+        "--kb",
+        FAMILY,
+        "--problems",
+        PROBLEMS,
+        "--problem",
+        "Nope",
+    ]);
+    assert!(e.contains("Nope"), "{e}");
+}
