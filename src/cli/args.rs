@@ -31,6 +31,9 @@ pub enum Command {
     Cv(CvArgs),
     /// Measure speed: `bench oracle` (evaluations/s cold and warm), `bench load` (triples/s).
     Bench(BenchArgs),
+    /// Seeded random target concepts with ≥ 10 positives and ≥ 10 negatives of the same order
+    /// of magnitude, written as a list-JSON problem file.
+    GenerateProblems(GenerateArgs),
 }
 
 /// Where the knowledge base comes from.
@@ -148,6 +151,32 @@ pub enum AlgorithmArg {
     /// Best-first refinement search with the ρ operator (DL-Learner's and Ontolearn's CELOE).
     #[default]
     Celoe,
+    /// Terminological Bayesian classifier: naive or TAN Bayes over learned feature concepts;
+    /// predicts probabilities (ranked by AUC-PR in `cv`).
+    Tbc,
+}
+
+/// Options of `--algorithm tbc`.
+#[derive(Debug, Args, Clone)]
+pub struct TbcArgs {
+    /// Network shape.
+    #[arg(long, value_enum, default_value_t)]
+    pub structure: StructureArg,
+    /// Treatment of unknown memberships (sem needs tan; robust needs naive).
+    #[arg(long, value_enum, default_value_t)]
+    pub missing: MissingArg,
+    /// Feature selection: fs (forward) or ffsbe (forward selection, backward elimination).
+    #[arg(long, value_enum, default_value_t)]
+    pub selection: SelectionArg,
+    /// Candidates kept per level of the feature search.
+    #[arg(long, value_name = "N", default_value_t = 5)]
+    pub beam_width: usize,
+    /// Refinement steps from ⊤ in the feature search.
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    pub beam_depth: usize,
+    /// Most feature concepts in the network.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub max_features: usize,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum, Default)]
@@ -247,6 +276,8 @@ pub struct LearnArgs {
     pub search: SearchArgs,
     #[command(flatten)]
     pub rho: RhoArgs,
+    #[command(flatten)]
+    pub tbc: TbcArgs,
     #[arg(long, value_enum, default_value_t)]
     pub semantics: SemanticsArg,
     /// One JSON document on stdout (an array over problems).
@@ -290,6 +321,9 @@ pub enum BenchCommand {
     Oracle(BenchOracleArgs),
     /// Load speed in triples per second.
     Load(BenchLoadArgs),
+    /// The terminological Bayesian classifier grid (methods × FS/FFSBE), k-fold AUC-PR and
+    /// AUC-ROC per target; a markdown table and JSON.
+    Tbc(BenchTbcArgs),
     /// Learner quality and concepts tested per second, per problem and backend.
     Learn(BenchLearnArgs),
 }
@@ -341,4 +375,146 @@ pub struct BenchLoadArgs {
     pub repeat: usize,
     #[arg(long)]
     pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct GenerateArgs {
+    #[command(flatten)]
+    pub kb: KbArgs,
+    /// How many targets.
+    #[arg(long, default_value_t = 20)]
+    pub count: usize,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// open: positives are entailed members, negatives entailed non-members (the
+    /// terminological-classifier experiments); closed: members vs all other individuals.
+    #[arg(long, value_enum, default_value_t)]
+    pub semantics: SemanticsArg,
+    /// Fewest positives and fewest negatives.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub min_size: usize,
+    /// Largest ratio between the bigger and the smaller example set.
+    #[arg(long, value_name = "R", default_value_t = 10.0)]
+    pub max_ratio: f64,
+    /// Constructor nesting of the random concepts.
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    pub max_depth: usize,
+    /// Random concepts to try (default 200 per target, at least 1000).
+    #[arg(long, value_name = "N")]
+    pub attempts: Option<usize>,
+    /// Write the problems here instead of stdout.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct BenchTbcArgs {
+    #[command(flatten)]
+    pub kb: KbArgs,
+    /// Target problems (e.g. from `generate-problems`).
+    #[arg(long, value_name = "LPFILE")]
+    pub problems: PathBuf,
+    /// Only these problems (repeatable; default: all).
+    #[arg(long = "problem", value_name = "NAME")]
+    pub problem: Vec<String>,
+    #[arg(long, default_value_t = 10)]
+    pub folds: usize,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Grid methods to run: ACA, EM, IM3, IM2, ROBUST, TACA, SEM, TIM3, TIM2 (repeatable;
+    /// default: all).
+    #[arg(long = "cell", value_name = "NAME")]
+    pub cell: Vec<String>,
+    /// Selection strategies (repeatable; default: both).
+    #[arg(long = "selection", value_enum)]
+    pub selection: Vec<SelectionArg>,
+    #[arg(long, default_value_t = 3)]
+    pub depth: usize,
+    #[arg(long, default_value_t = 3)]
+    pub max_length: usize,
+    #[arg(long, default_value_t = 5)]
+    pub beam_width: usize,
+    /// Feature semantics: open (three-valued, the paper) or closed.
+    #[arg(long, value_enum, default_value_t = SemanticsArg::Open)]
+    pub semantics: SemanticsArg,
+    /// Wall-clock limit per learner run, in seconds.
+    #[arg(long, value_name = "SECS")]
+    pub time_limit: Option<f64>,
+    /// Also rank the same folds with CELOE (score: the best covering solution's training F1).
+    #[arg(long)]
+    pub celoe: bool,
+    /// CELOE's budget per fold: concepts tested.
+    #[arg(long, value_name = "N", default_value_t = 2000)]
+    pub celoe_tests: u64,
+    /// CELOE's budget per fold: seconds.
+    #[arg(long, value_name = "SECS", default_value_t = 2.0)]
+    pub celoe_secs: f64,
+    /// Write the markdown table here.
+    #[arg(long, value_name = "FILE")]
+    pub out_md: Option<PathBuf>,
+    /// Write the JSON document here.
+    #[arg(long, value_name = "FILE")]
+    pub out_json: Option<PathBuf>,
+    /// Print the JSON document instead of the table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `--structure` of the terminological Bayesian classifiers.
+#[derive(Debug, Clone, Copy, ValueEnum, Default)]
+pub enum StructureArg {
+    #[default]
+    Naive,
+    Tan,
+}
+
+/// `--missing`: how unknown memberships are treated.
+#[derive(Debug, Clone, Copy, ValueEnum, Default)]
+pub enum MissingArg {
+    #[default]
+    Aca,
+    Em,
+    Sem,
+    Im2,
+    Im3,
+    Robust,
+}
+
+/// `--selection`: FS (forward selection) or FFSBE (forward selection, backward elimination).
+#[derive(Debug, Clone, Copy, ValueEnum, Default, PartialEq, Eq)]
+pub enum SelectionArg {
+    #[default]
+    Fs,
+    Ffsbe,
+}
+
+impl From<StructureArg> for crate::learn::tbc::Structure {
+    fn from(s: StructureArg) -> Self {
+        match s {
+            StructureArg::Naive => Self::Naive,
+            StructureArg::Tan => Self::Tan,
+        }
+    }
+}
+
+impl From<MissingArg> for crate::learn::tbc::Missing {
+    fn from(m: MissingArg) -> Self {
+        match m {
+            MissingArg::Aca => Self::Aca,
+            MissingArg::Em => Self::Em,
+            MissingArg::Sem => Self::Sem,
+            MissingArg::Im2 => Self::Im2,
+            MissingArg::Im3 => Self::Im3,
+            MissingArg::Robust => Self::Robust,
+        }
+    }
+}
+
+impl From<SelectionArg> for crate::learn::tbc::Selection {
+    fn from(s: SelectionArg) -> Self {
+        match s {
+            SelectionArg::Fs => Self::Fs,
+            SelectionArg::Ffsbe => Self::Ffsbe,
+        }
+    }
 }

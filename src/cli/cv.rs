@@ -103,6 +103,9 @@ fn cv_one(session: &Session, args: &CvArgs, p: &LearningProblem) -> anyhow::Resu
 }
 
 pub fn run(args: CvArgs) -> anyhow::Result<()> {
+    if args.learn.algorithm == super::args::AlgorithmArg::Tbc {
+        return super::tbc::cv(args);
+    }
     let problems = load_selected(&args.learn.problems, &args.learn.problem)?;
     let session = kb_source::open(&args.learn.kb, fallback_kb(&problems))?;
     let mut results = Vec::new();

@@ -29,6 +29,7 @@ pub struct LearnJson {
 pub fn algorithm_name(a: AlgorithmArg) -> &'static str {
     match a {
         AlgorithmArg::Celoe => "celoe",
+        AlgorithmArg::Tbc => "tbc",
     }
 }
 
@@ -57,6 +58,9 @@ fn learn_one(
 }
 
 pub fn run(args: LearnArgs) -> anyhow::Result<()> {
+    if args.algorithm == AlgorithmArg::Tbc {
+        return super::tbc::learn(args);
+    }
     let problems = load_selected(&args.problems, &args.problem)?;
     let session = kb_source::open(&args.kb, fallback_kb(&problems))?;
     let mut results = Vec::new();

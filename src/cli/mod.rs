@@ -11,8 +11,10 @@ macro_rules! outln {
 mod args;
 mod bench;
 mod bench_learn;
+mod bench_tbc;
 mod cv;
 mod evaluate;
+mod generate;
 mod instances;
 mod kb_source;
 mod learn;
@@ -20,6 +22,7 @@ mod learner;
 mod problems;
 mod progress;
 mod signature;
+mod tbc;
 
 use std::process::ExitCode;
 
@@ -56,6 +59,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Learn(a) => learn::run(a),
         Command::Cv(a) => cv::run(a),
         Command::Bench(a) => bench::run(a),
+        Command::GenerateProblems(a) => generate::run(a),
     }
 }
 

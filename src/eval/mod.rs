@@ -1,8 +1,10 @@
-//! Quality measures, written once as pure functions of confusion counts; stratified folds
-//! and their summaries for cross-validation.
+//! Quality measures, written once as pure functions of confusion counts or of scores;
+//! stratified folds and their summaries for cross-validation.
 
 mod folds;
 mod metrics;
+mod ranking;
 
 pub use folds::{Fold, FoldError, Summary, stratified_folds};
 pub use metrics::Confusion;
+pub use ranking::{auc_pr, auc_roc};

@@ -4,8 +4,9 @@
 //!
 //! Parts later learners reuse live beside them: [`search`] (budgets, the search tree, node
 //! scoring, batch evaluation, the best-solutions set), [`quality`] (F1 or accuracy),
-//! [`minimize`] (removing redundant parts of a solution) and [`model`] (a fitted concept
-//! model that predicts without the learner).
+//! [`minimize`] (removing redundant parts of a solution), [`model`] (a fitted concept
+//! model that predicts without the learner) and [`targets`] (seeded random target concepts
+//! for experiments).
 
 pub mod celoe;
 mod error;
@@ -16,6 +17,8 @@ pub mod quality;
 pub mod search;
 pub mod splits;
 mod stats;
+pub mod targets;
+pub mod tbc;
 
 pub use error::LearnError;
 pub use examples::Examples;

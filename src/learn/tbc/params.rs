@@ -1,0 +1,189 @@
+//! Validated parameters of the terminological Bayesian classifier learner, with the
+//! paper's settings as defaults (depth and maximum length 3, BIC-driven search).
+
+use serde::Serialize;
+
+use super::TbcError;
+
+/// The network shape.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Structure {
+    /// Target → each feature.
+    #[default]
+    Naive,
+    /// Naive plus a directed tree among the features (maximum spanning arborescence).
+    Tan,
+}
+
+/// How unknown memberships (neither `K ⊨ F(a)` nor `K ⊨ ¬F(a)`) are treated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Missing {
+    /// Available-case analysis: each CPT counts only the cases where its family is observed
+    /// (valid under MCAR).
+    #[default]
+    Aca,
+    /// Expectation–maximisation of the parameters from expected counts (MAR); with TAN the
+    /// structure is the available-case one.
+    Em,
+    /// Structural EM (TAN only): structure and parameters from expected counts.
+    Sem,
+    /// Three-valued features True/False/Unknown (informative missingness).
+    Im3,
+    /// Two-valued features True vs Other (false or unknown).
+    Im2,
+    /// Robust Bayesian estimation (naive only): interval CPTs from the counts including the
+    /// unknown cases, posterior intervals, their midpoint for scoring and ranking.
+    Robust,
+}
+
+/// Feature selection strategy of Alg. 2 (FSBE with `max` removals per step).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Selection {
+    /// Forward selection: `max = 0`.
+    #[default]
+    Fs,
+    /// Fast forward selection / backward elimination: `max = 1`.
+    Ffsbe,
+}
+
+impl Selection {
+    /// The most features one step may remove.
+    pub fn max_removals(self) -> usize {
+        match self {
+            Selection::Fs => 0,
+            Selection::Ffsbe => 1,
+        }
+    }
+}
+
+/// How a feature's value is read from the oracle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FeatureSemantics {
+    /// Three-valued (the paper): true if entailed, false if the negation is entailed.
+    #[default]
+    Open,
+    /// Closed world: covered is true, anything else false (no unknowns).
+    Closed,
+}
+
+/// Everything the learner may be told. Build with `TbcParams::default()` and adjust fields;
+/// [`TbcParams::validate`] is called by the learner.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TbcParams {
+    pub structure: Structure,
+    pub missing: Missing,
+    pub selection: Selection,
+    pub semantics: FeatureSemantics,
+    /// Candidates kept per level of the inner beam search (Alg. 1). Default 5.
+    pub beam_width: usize,
+    /// Refinement steps from ⊤ in the inner search. Default 3 (paper).
+    pub depth: usize,
+    /// Longest feature concept (DL-Learner length). Default 3 (paper; 2 for FAMILY-TREE).
+    pub max_length: usize,
+    /// Dirichlet pseudo-count added to every CPT cell (1 = Laplace). Keeps log-likelihoods
+    /// finite on empty cells; 0 gives the pure maximum-likelihood estimate. Default 1.
+    pub pseudo_count: f64,
+    /// EM/SEM stop when the log-likelihood gains less than this. Default 1e-4.
+    pub em_threshold: f64,
+    /// EM/SEM iteration cap. Default 100.
+    pub em_max_iterations: usize,
+    /// TAN: let features without a useful parent hang from the target only (a forest);
+    /// `false` forces one spanning tree, as in the paper. Default false.
+    pub tan_forest: bool,
+    /// Most feature concepts in the network. Default 10.
+    pub max_features: usize,
+    /// Most candidate feature concepts scored in one run (a budget). Default 20,000.
+    pub max_tests: usize,
+    /// Wall-clock budget in seconds (checked between candidates). Default none.
+    pub time_limit_secs: Option<f64>,
+    /// Most refinements taken from one beam node per step (deterministic prefix). Default 400.
+    pub max_refinements_per_node: usize,
+}
+
+impl Default for TbcParams {
+    fn default() -> Self {
+        TbcParams {
+            structure: Structure::Naive,
+            missing: Missing::Aca,
+            selection: Selection::Fs,
+            semantics: FeatureSemantics::Open,
+            beam_width: 5,
+            depth: 3,
+            max_length: 3,
+            pseudo_count: 1.0,
+            em_threshold: 1e-4,
+            em_max_iterations: 100,
+            tan_forest: false,
+            max_features: 10,
+            max_tests: 20_000,
+            time_limit_secs: None,
+            max_refinements_per_node: 400,
+        }
+    }
+}
+
+impl TbcParams {
+    /// Rejects combinations the paper does not define and out-of-range numbers.
+    pub fn validate(&self) -> Result<(), TbcError> {
+        let bad = |m: &str| Err(TbcError::InvalidParams(m.to_owned()));
+        if self.missing == Missing::Sem && self.structure != Structure::Tan {
+            return bad(
+                "missing = sem is structural EM and needs structure = tan (use em for naive)",
+            );
+        }
+        if self.missing == Missing::Robust && self.structure != Structure::Naive {
+            return bad("missing = robust is defined for the naive structure only");
+        }
+        if self.beam_width == 0 || self.depth == 0 || self.max_length == 0 {
+            return bad("beam width, depth and maximum length must be at least 1");
+        }
+        if !(self.pseudo_count.is_finite() && self.pseudo_count >= 0.0) {
+            return bad("pseudo-count must be a finite number ≥ 0");
+        }
+        if !(self.em_threshold.is_finite() && self.em_threshold >= 0.0) {
+            return bad("EM threshold must be a finite number ≥ 0");
+        }
+        if self.em_max_iterations == 0 || self.max_features == 0 || self.max_tests == 0 {
+            return bad("EM iteration cap, feature cap and test budget must be at least 1");
+        }
+        if let Some(t) = self.time_limit_secs
+            && !(t.is_finite() && t > 0.0)
+        {
+            return bad("time limit must be a positive number of seconds");
+        }
+        if self.max_refinements_per_node == 0 {
+            return bad("refinements per node must be at least 1");
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_are_valid_and_pairings_checked() {
+        assert!(TbcParams::default().validate().is_ok());
+        let sem_naive = TbcParams {
+            missing: Missing::Sem,
+            ..TbcParams::default()
+        };
+        assert!(sem_naive.validate().is_err());
+        let robust_tan = TbcParams {
+            missing: Missing::Robust,
+            structure: Structure::Tan,
+            ..TbcParams::default()
+        };
+        assert!(robust_tan.validate().is_err());
+        let zero_beam = TbcParams {
+            beam_width: 0,
+            ..TbcParams::default()
+        };
+        assert!(zero_beam.validate().is_err());
+    }
+}

@@ -1,0 +1,402 @@
+//! Terminological Bayesian classifiers end to end: over the hand-made fixture with
+//! informatively missing colours, the shared family KB (skipped when absent), and the
+//! target generator.
+
+mod common;
+
+use std::path::PathBuf;
+
+use oxilearn::concept::Concept;
+use oxilearn::eval::{auc_pr, auc_roc};
+use oxilearn::learn::targets::{TargetOptions, generate_targets, targets_json};
+use oxilearn::learn::tbc::build;
+use oxilearn::learn::tbc::features::{self, Dataset};
+use oxilearn::learn::tbc::operator::BooleanExistential;
+use oxilearn::learn::tbc::score::{self, conditional_log_likelihood};
+use oxilearn::learn::tbc::{
+    FeatureSemantics, Missing, Selection, Structure, TbcModel, TbcParams, fit,
+};
+use oxilearn::oracle::backend::EmbeddedBackend;
+use oxilearn::oracle::{
+    CacheOptions, Cached, IndividualSet, MembershipOracle, Semantics, SparqlOracle,
+};
+use oxilearn::problem::load_problems;
+
+type Oracle = Cached<SparqlOracle<EmbeddedBackend>>;
+
+fn oracle_of(files: &[PathBuf]) -> Oracle {
+    Cached::new(common::pair(files).sparql, CacheOptions::default())
+}
+
+fn shapes() -> (Oracle, IndividualSet, IndividualSet) {
+    let oracle = oracle_of(&[common::repo_path("fixtures/tbc/shapes.ttl")]);
+    let problems = load_problems(&common::repo_path("fixtures/tbc/problems.json")).expect("loads");
+    let (pos, neg) = sets(&oracle, &problems[0].positives, &problems[0].negatives);
+    (oracle, pos, neg)
+}
+
+fn sets(oracle: &Oracle, pos: &[String], neg: &[String]) -> (IndividualSet, IndividualSet) {
+    let sig = oracle.signature();
+    let pos = sig
+        .set_of(pos.iter().map(String::as_str))
+        .expect("positives known");
+    let neg = sig
+        .set_of(neg.iter().map(String::as_str))
+        .expect("negatives known");
+    (pos, neg)
+}
+
+/// AUC-PR and AUC-ROC of the model's ranking of the training examples.
+fn ranking(
+    model: &TbcModel,
+    oracle: &Oracle,
+    pos: &IndividualSet,
+    neg: &IndividualSet,
+) -> (f64, f64) {
+    let predictions = model.predict(oracle, &pos.union(neg)).expect("predicts");
+    let scored: Vec<(f64, bool)> = predictions
+        .iter()
+        .map(|p| (p.probability, pos.contains(p.individual)))
+        .collect();
+    (
+        auc_pr(&scored).expect("has positives"),
+        auc_roc(&scored).expect("both"),
+    )
+}
+
+fn red() -> Concept {
+    Concept::class("http://example.org/shapes#Red")
+}
+
+#[test]
+fn informative_missingness_im2_and_im3_beat_aca() {
+    let (oracle, pos, neg) = shapes();
+    let among = pos.union(&neg);
+    let ids: Vec<_> = among.iter().collect();
+    let column = features::column(&oracle, &red(), &ids, &among, FeatureSemantics::Open)
+        .expect("oracle answers");
+    let class: Vec<u8> = ids.iter().map(|&a| u8::from(pos.contains(a))).collect();
+    let mut results = Vec::new();
+    for missing in [Missing::Aca, Missing::Im2, Missing::Im3] {
+        let params = TbcParams {
+            missing,
+            ..TbcParams::default()
+        };
+        let data = Dataset {
+            class: class.clone(),
+            columns: vec![features::encode_column(&column, missing)],
+            arity: vec![features::arity(missing)],
+        };
+        let (fitted, _) = build::fit(&data, &params);
+        let cll = conditional_log_likelihood(&fitted, &data);
+        let scored: Vec<(f64, bool)> = (0..data.len())
+            .map(|n| (fitted.probability(&data.row(n)), class[n] == 1))
+            .collect();
+        results.push((missing, cll, auc_pr(&scored).expect("positives")));
+    }
+    let (_, aca_cll, aca_pr) = results[0];
+    // ACA sees Red in half the observed cases on both sides: no information, a constant
+    // ranking (AUC-PR = share of positives = ½) and CLL = 40·ln ½.
+    assert!((aca_pr - 0.5).abs() < 1e-9, "{results:?}");
+    assert!((aca_cll - 40.0 * 0.5f64.ln()).abs() < 1e-6, "{results:?}");
+    for &(m, cll, pr) in &results[1..] {
+        assert!(
+            cll > aca_cll + 1.0 && pr > aca_pr + 0.05,
+            "{m:?}: {results:?}"
+        );
+    }
+    // IM3 also sees the unknowns themselves: best of the three.
+    assert!(results[2].1 > results[1].1, "{results:?}");
+
+    // The whole learner: ACA finds no feature worth its BIC cost, IM2/IM3 do.
+    let learn = |missing| {
+        let params = TbcParams {
+            missing,
+            ..TbcParams::default()
+        };
+        let rho = BooleanExistential::new(oracle.signature());
+        fit(&oracle, &pos, &neg, &rho, &params).expect("learns")
+    };
+    let aca = learn(Missing::Aca);
+    let im2 = learn(Missing::Im2);
+    let im3 = learn(Missing::Im3);
+    let (aca_pr, _) = ranking(&aca.model, &oracle, &pos, &neg);
+    let (im2_pr, _) = ranking(&im2.model, &oracle, &pos, &neg);
+    let (im3_pr, _) = ranking(&im3.model, &oracle, &pos, &neg);
+    eprintln!(
+        "ACA {:?} {aca_pr:.3}; IM2 {:?} {im2_pr:.3}; IM3 {:?} {im3_pr:.3}",
+        aca.model.features.len(),
+        im2.model.features.len(),
+        im3.model.features.len()
+    );
+    assert!(im2_pr > aca_pr + 0.05 && im3_pr > aca_pr + 0.05);
+    assert!(im2.score.cll > aca.score.cll && im3.score.cll > aca.score.cll);
+}
+
+#[test]
+fn robust_posteriors_bracket_the_aca_estimate() {
+    let (oracle, pos, neg) = shapes();
+    let rho = BooleanExistential::new(oracle.signature());
+    // Force one feature in: FS with the feature cap at 1 still picks the best one.
+    let params = TbcParams {
+        missing: Missing::Robust,
+        max_features: 2,
+        ..TbcParams::default()
+    };
+    let run = fit(&oracle, &pos, &neg, &rho, &params).expect("learns");
+    let iv = run
+        .model
+        .fitted
+        .intervals
+        .as_ref()
+        .expect("robust keeps intervals");
+    for (i, cpt) in run.model.fitted.network.cpt.iter().enumerate() {
+        for (j, &p) in cpt.iter().enumerate() {
+            assert!(iv.lower[i][j] <= p + 1e-12 && p <= iv.upper[i][j] + 1e-12);
+        }
+    }
+    // With Red forced as the feature, every posterior interval contains the point
+    // (ACA) posterior, and the midpoint it reports lies inside.
+    let forced = TbcModel {
+        features: vec![red()],
+        ..run.model.clone()
+    };
+    let among = pos.union(&neg);
+    let ids: Vec<_> = among.iter().collect();
+    let column = features::column(&oracle, &red(), &ids, &among, FeatureSemantics::Open).unwrap();
+    let data = Dataset {
+        class: ids.iter().map(|&a| u8::from(pos.contains(a))).collect(),
+        columns: vec![features::encode_column(&column, Missing::Robust)],
+        arity: vec![2],
+    };
+    let (fitted, _) = build::fit(&data, &params);
+    let forced = TbcModel { fitted, ..forced };
+    let predictions = forced.predict(&oracle, &among).expect("predicts");
+    let mut strict = 0;
+    for (n, p) in predictions.iter().enumerate() {
+        let (lo, hi) = p.interval.expect("robust gives intervals");
+        let point =
+            oxilearn::learn::tbc::inference::posterior(&forced.fitted.network, &data.row(n));
+        assert!(
+            lo <= point + 1e-12 && point <= hi + 1e-12,
+            "{lo} ≤ {point} ≤ {hi}"
+        );
+        assert!(lo <= p.probability && p.probability <= hi);
+        assert!((p.probability - (lo + hi) / 2.0).abs() < 1e-12);
+        if hi - lo > 1e-6 {
+            strict += 1;
+        }
+    }
+    assert!(strict > 0, "unknown colours must widen some intervals");
+}
+
+#[test]
+fn learner_is_deterministic_and_reports_statistics() {
+    let (oracle, pos, neg) = shapes();
+    let rho = BooleanExistential::new(oracle.signature());
+    let params = TbcParams {
+        missing: Missing::Im2,
+        selection: Selection::Ffsbe,
+        ..TbcParams::default()
+    };
+    let a = fit(&oracle, &pos, &neg, &rho, &params).expect("learns");
+    let b = fit(&oracle, &pos, &neg, &rho, &params).expect("learns");
+    assert_eq!(a.model, b.model);
+    assert!(a.stats.features_tested > 0);
+    assert!(!a.model.features.is_empty());
+    // The second run is answered from the cache.
+    assert_eq!(b.stats.queries_sent, 0);
+    let text = a.model.describe(&oracle.signature().vocabulary());
+    assert!(
+        text.contains("F1 = ") && text.contains("P(F1=true | target=true)"),
+        "{text}"
+    );
+    let json = serde_json::to_value(&a).expect("serialises");
+    assert!(json["model"]["features"][0].is_string());
+    assert!(json["stats"]["termination"].is_string());
+}
+
+#[test]
+fn tan_and_em_variants_run_and_score() {
+    let (oracle, pos, neg) = shapes();
+    let rho = BooleanExistential::new(oracle.signature());
+    for (structure, missing) in [
+        (Structure::Tan, Missing::Aca),
+        (Structure::Tan, Missing::Sem),
+        (Structure::Tan, Missing::Im2),
+        (Structure::Naive, Missing::Em),
+    ] {
+        let params = TbcParams {
+            structure,
+            missing,
+            max_length: 2,
+            depth: 2,
+            ..TbcParams::default()
+        };
+        let run = fit(&oracle, &pos, &neg, &rho, &params).expect("learns");
+        let penalty = score::bic_penalty(run.score.individuals, run.score.parameters);
+        assert!((run.score.bic - (run.score.cll - penalty)).abs() < 1e-9);
+        assert_eq!(
+            run.score.parameters,
+            run.model.fitted.network.shape.parameter_count()
+        );
+        let (pr, roc) = ranking(&run.model, &oracle, &pos, &neg);
+        assert!((0.0..=1.0).contains(&pr) && (0.0..=1.0).contains(&roc));
+    }
+}
+
+#[test]
+fn learner_ranks_family_targets_well() {
+    // family-poor has only Person, Male and Female as classes, so the targets must be
+    // assembled from features: Father = Male ⊓ ∃hasChild.⊤, Sister = Female ⊓ ∃hasSibling.⊤.
+    let (Some(dir), Some(poor)) = (
+        common::shared_dataset("family"),
+        common::shared_dataset("family-poor"),
+    ) else {
+        return;
+    };
+    let oracle = oracle_of(&[poor.join("family-benchmark.owl")]);
+    let problems = load_problems(&dir.join("lps.json")).expect("loads");
+    for name in ["Father", "Sister"] {
+        let p = problems.iter().find(|p| p.name == name).expect("problem");
+        let (pos, neg) = sets(&oracle, &p.positives, &p.negatives);
+        // The family KB declares no disjointness, so open-world features are never false:
+        // read them closed-world (as a `--semantics closed` run would).
+        let params = TbcParams {
+            semantics: FeatureSemantics::Closed,
+            ..TbcParams::default()
+        };
+        let rho = BooleanExistential::new(oracle.signature());
+        let run = fit(&oracle, &pos, &neg, &rho, &params).expect("learns");
+        let (pr, roc) = ranking(&run.model, &oracle, &pos, &neg);
+        eprintln!(
+            "{name}: {:?}, AUC-PR {pr:.3}, AUC-ROC {roc:.3}, {} tested, {} queries",
+            run.model
+                .features
+                .iter()
+                .map(oxilearn::concept::to_dl_full)
+                .collect::<Vec<_>>(),
+            run.stats.features_tested,
+            run.stats.queries_sent
+        );
+        assert!(pr >= 0.95, "{name}: AUC-PR {pr}");
+    }
+}
+
+#[test]
+fn generated_problems_load_back_and_are_seeded() {
+    let oracle = oracle_of(&[common::repo_path("fixtures/tbc/shapes.ttl")]);
+    for semantics in [Semantics::Open, Semantics::Closed] {
+        let options = TargetOptions::new(5, 7, semantics);
+        let a = generate_targets(&oracle, &options).expect("generates");
+        let b = generate_targets(&oracle, &options).expect("generates");
+        assert_eq!(a, b, "same seed, same targets");
+        assert!(!a.is_empty(), "{semantics:?}: no target found");
+        let json = targets_json(&oracle, &oracle.signature().vocabulary(), &a);
+        let dir = std::env::temp_dir().join(format!("oxilearn-tbc-gen-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(format!("{semantics:?}.json"));
+        std::fs::write(&path, serde_json::to_string(&json).unwrap()).unwrap();
+        let loaded = load_problems(&path).expect("loads back");
+        assert_eq!(loaded.len(), a.len());
+        for (p, t) in loaded.iter().zip(&a) {
+            assert!(p.positives.len() >= 10 && p.negatives.len() >= 10, "{p:?}");
+            let (small, large) = (
+                p.positives.len().min(p.negatives.len()),
+                p.positives.len().max(p.negatives.len()),
+            );
+            assert!(large <= 10 * small);
+            assert_eq!(p.positives.len(), t.positives.len());
+            assert!(p.target.is_some());
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+#[test]
+fn generate_problems_command_writes_loadable_json() {
+    let dir = std::env::temp_dir().join(format!("oxilearn-tbc-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("targets.json");
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_oxilearn"))
+        .args(["generate-problems", "--kb"])
+        .arg(common::repo_path("fixtures/tbc/shapes.ttl"))
+        .args([
+            "--count",
+            "3",
+            "--seed",
+            "11",
+            "--semantics",
+            "open",
+            "--out",
+        ])
+        .arg(&out)
+        .status()
+        .expect("runs");
+    assert!(status.success());
+    let loaded = load_problems(&out).expect("loads back");
+    assert!(!loaded.is_empty() && loaded.len() <= 3);
+    assert!(
+        loaded
+            .iter()
+            .all(|p| p.positives.len() >= 10 && p.negatives.len() >= 10)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn cross_validation_reports_fold_summaries() {
+    use oxilearn::learn::tbc::experiment::{cross_validate, paper_grid};
+    let (oracle, pos, neg) = shapes();
+    let rho = BooleanExistential::new(oracle.signature());
+    let params = TbcParams {
+        missing: Missing::Im3,
+        ..TbcParams::default()
+    };
+    let a = cross_validate(&oracle, &pos, &neg, &rho, &params, 5, 3).expect("cv");
+    assert_eq!(a.auc_pr.folds.len(), 5);
+    assert!(a.auc_pr.folds.iter().all(|v| (0.0..=1.0).contains(v)));
+    // Missingness is informative: held-out ranking beats the constant ranking's ½.
+    assert!(a.auc_pr.mean > 0.6, "{a:?}");
+    let b = cross_validate(&oracle, &pos, &neg, &rho, &params, 5, 3).expect("cv");
+    assert_eq!(a.auc_pr, b.auc_pr, "same seed, same folds, same figures");
+    let json = serde_json::to_value(&a).unwrap();
+    assert!(json["auc_pr"]["mean"].is_number() && json["auc_roc"]["folds"].is_array());
+    assert_eq!(paper_grid().len(), 18);
+}
+
+#[test]
+fn learn_and_cv_commands_run_tbc() {
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_oxilearn"))
+            .args(args)
+            .arg("--kb")
+            .arg(common::repo_path("fixtures/tbc/shapes.ttl"))
+            .arg("--problems")
+            .arg(common::repo_path("fixtures/tbc/problems.json"))
+            .args(["--semantics", "open", "--quiet", "--json"])
+            .output()
+            .expect("runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).expect("one JSON document")
+    };
+    let learned = run(&["learn", "--algorithm", "tbc", "--missing", "robust"]);
+    assert_eq!(learned[0]["algorithm"], "tbc");
+    assert_eq!(learned[0]["predictions"].as_array().map(Vec::len), Some(40));
+    assert!(learned[0]["score"]["bic"].is_number());
+    let cv = run(&[
+        "cv",
+        "--algorithm",
+        "tbc",
+        "--missing",
+        "im3",
+        "--folds",
+        "5",
+    ]);
+    assert_eq!(cv[0]["auc_pr"]["folds"].as_array().map(Vec::len), Some(5));
+    assert!(cv[0]["auc_roc"]["mean"].is_number() && cv[0]["auc_pr"]["sd"].is_number());
+}
