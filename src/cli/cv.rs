@@ -2,7 +2,6 @@
 //! only the training examples (split points included); the best solution is then scored on
 //! the held-out examples.
 
-use anyhow::Context;
 use serde::Serialize;
 
 use super::args::CvArgs;
@@ -10,8 +9,8 @@ use super::kb_source::{self, Session};
 use super::learn::algorithm_name;
 use super::learner::{SolutionJson, run_celoe};
 use super::print_json;
-use super::problems::{examples_of, fallback_kb, load_selected};
-use crate::eval::{Confusion, Summary, stratified_folds};
+use super::problems::{examples_of, fallback_kb, folds_of, load_selected};
+use crate::eval::{Confusion, Summary};
 use crate::learn::{Examples, RunStats};
 use crate::problem::LearningProblem;
 
@@ -65,13 +64,7 @@ struct CvJson {
 
 fn cv_one(session: &Session, args: &CvArgs, p: &LearningProblem) -> anyhow::Result<CvJson> {
     let examples = examples_of(session, p)?;
-    let folds = stratified_folds(
-        examples.positives(),
-        examples.negatives(),
-        args.folds,
-        args.seed,
-    )
-    .with_context(|| format!("problem {}", p.name))?;
+    let folds = folds_of(&examples, args.folds, args.seed, &p.name)?;
     let mut per_fold = Vec::new();
     for (i, fold) in folds.iter().enumerate() {
         let train = Examples::new(fold.train_positives.clone(), fold.train_negatives.clone())?;

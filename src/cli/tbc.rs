@@ -10,8 +10,8 @@ use serde::Serialize;
 use super::args::{CvArgs, LearnArgs};
 use super::kb_source::{self, Session};
 use super::print_json;
-use super::problems::{examples_of, fallback_kb, load_selected};
-use crate::eval::{Confusion, Summary, auc_pr, auc_roc, stratified_folds};
+use super::problems::{examples_of, fallback_kb, folds_of, load_selected};
+use crate::eval::{Confusion, Summary, auc_pr, auc_roc};
 use crate::learn::tbc::{
     FeatureSemantics, Prediction, TbcModel, TbcParams, TbcStats, TrainingScore, fit_within,
 };
@@ -218,13 +218,7 @@ fn cv_one(session: &Session, args: &CvArgs, p: &LearningProblem) -> anyhow::Resu
     let examples = examples_of(session, p)?;
     let params = params(&args.learn)?;
     let rho = operator(session);
-    let folds = stratified_folds(
-        examples.positives(),
-        examples.negatives(),
-        args.folds,
-        args.seed,
-    )
-    .with_context(|| format!("problem {}", p.name))?;
+    let folds = folds_of(&examples, args.folds, args.seed, &p.name)?;
     let mut per_fold = Vec::new();
     for (i, fold) in folds.iter().enumerate() {
         let run = fit_within(

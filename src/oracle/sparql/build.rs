@@ -2,7 +2,7 @@
 
 use oxigraph::model::{Literal as RdfLiteral, NamedNode};
 use spargebra::algebra::{Expression, Function, GraphPattern, PropertyPathExpression};
-use spargebra::term::{TermPattern, TriplePattern, Variable};
+use spargebra::term::{GroundTerm, TermPattern, TriplePattern, Variable};
 
 pub const RDF_TYPE: &str = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type";
 pub const RDFS_SUBCLASS_OF: &str = "http://www.w3.org/2000/01/rdf-schema#subClassOf";
@@ -146,4 +146,15 @@ pub fn call(f: Function, args: Vec<Expression>) -> Expression {
 
 pub fn is_iri(v: &Variable) -> Expression {
     call(Function::IsIri, vec![ev(v)])
+}
+
+/// `VALUES ?v { e₁ … eₙ }`: the examples a query is about.
+pub fn values_of(v: &Variable, examples: &[NamedNode]) -> GraphPattern {
+    GraphPattern::Values {
+        variables: vec![v.clone()],
+        bindings: examples
+            .iter()
+            .map(|e| vec![Some(GroundTerm::NamedNode(e.clone()))])
+            .collect(),
+    }
 }

@@ -129,13 +129,7 @@ impl<'a> Compiler<'a> {
     /// `SELECT ?x WHERE { VALUES ?x { examples } FILTER(condition(?x)) }`.
     pub fn select_members(&self, condition: Expression, examples: &[NamedNode]) -> Query {
         let x = Variable::new_unchecked(SUBJECT);
-        let values = GraphPattern::Values {
-            variables: vec![x.clone()],
-            bindings: examples
-                .iter()
-                .map(|e| vec![Some(GroundTerm::NamedNode(e.clone()))])
-                .collect(),
-        };
+        let values = values_of(&x, examples);
         Query::Select {
             dataset: None,
             pattern: GraphPattern::Project {
@@ -152,13 +146,7 @@ impl<'a> Compiler<'a> {
     pub fn select_tagged(&self, conditions: Vec<Expression>, examples: &[NamedNode]) -> Query {
         let x = Variable::new_unchecked(SUBJECT);
         let k = Variable::new_unchecked("k");
-        let values_x = GraphPattern::Values {
-            variables: vec![x.clone()],
-            bindings: examples
-                .iter()
-                .map(|e| vec![Some(GroundTerm::NamedNode(e.clone()))])
-                .collect(),
-        };
+        let values_x = values_of(&x, examples);
         let values_k = GraphPattern::Values {
             variables: vec![k.clone()],
             bindings: (0..conditions.len())

@@ -4,10 +4,10 @@
 use oxigraph::model::NamedNode;
 use spargebra::Query;
 use spargebra::algebra::GraphPattern;
-use spargebra::term::{GroundTerm, Variable};
+use spargebra::term::Variable;
 
 use super::Compiler;
-use super::build::var;
+use super::build::{values_of, var};
 use crate::concept::Role;
 
 impl Compiler<'_> {
@@ -17,13 +17,7 @@ impl Compiler<'_> {
     pub fn successors_query(&self, role: &Role, examples: &[NamedNode]) -> Query {
         let x = Variable::new_unchecked("x");
         let y = Variable::new_unchecked("y");
-        let values = GraphPattern::Values {
-            variables: vec![x.clone()],
-            bindings: examples
-                .iter()
-                .map(|e| vec![Some(GroundTerm::NamedNode(e.clone()))])
-                .collect(),
-        };
+        let values = values_of(&x, examples);
         let edges = self.role_pattern(role, var(&x), var(&y));
         Query::Select {
             dataset: None,
