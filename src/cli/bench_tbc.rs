@@ -17,10 +17,10 @@ use crate::learn::search::Budget;
 use crate::learn::tbc::experiment::{
     CvOutcome, GridCell, celoe_cross_validate, cross_validate, paper_grid,
 };
-use crate::learn::tbc::operator::BooleanExistential;
 use crate::learn::tbc::{FeatureSemantics, Selection, TbcParams};
 use crate::oracle::{CacheOptions, Cached, Semantics};
 use crate::problem;
+use crate::refine::rho::{Rho, RhoOptions};
 
 #[derive(Serialize)]
 struct TargetResult {
@@ -69,7 +69,8 @@ pub fn run(args: BenchTbcArgs) -> anyhow::Result<()> {
             ..CacheOptions::default()
         },
     );
-    let rho = BooleanExistential::new(&session.signature());
+    // The paper's feature language: ρ restricted to ⊓, ⊔, ¬, ∃.
+    let rho = Rho::new(session.signature(), RhoOptions::boolean_existential());
     let base = TbcParams {
         depth: args.depth,
         max_length: args.max_length,
@@ -143,11 +144,14 @@ pub fn run(args: BenchTbcArgs) -> anyhow::Result<()> {
             },
             ..CeloeParams::default()
         };
+        // CELOE searches with the full operator it uses in `learn`.
+        let celoe_rho = Rho::new(session.signature(), RhoOptions::default());
         let mut targets = Vec::new();
         for (name, (pos, neg)) in &sets {
-            let outcome =
-                celoe_cross_validate(&oracle, pos, neg, &rho, &params, args.folds, args.seed)
-                    .with_context(|| format!("CELOE on {name}"))?;
+            let outcome = celoe_cross_validate(
+                &oracle, pos, neg, &celoe_rho, &params, args.folds, args.seed,
+            )
+            .with_context(|| format!("CELOE on {name}"))?;
             eprintln!(
                 "CELOE          {name:<12} AUC-PR {:.3} ± {:.3}  ({} ms)",
                 outcome.auc_pr.mean, outcome.auc_pr.sd, outcome.elapsed_ms
