@@ -310,3 +310,30 @@ fn aunt_uncle_and_cousin_get_real_definitions_on_the_real_family_kb() {
         );
     }
 }
+
+/// With the expansion penalty of DL-Learner's own family configurations (0.02 instead of the
+/// heuristic's default 0.1) the search goes deep enough to define all three exactly.
+#[test]
+fn aunt_uncle_and_cousin_are_defined_exactly_with_the_family_configuration_penalty() {
+    let Some(dir) = shared_dataset("family") else {
+        return;
+    };
+    let kb = kb(&[dir.join("family-benchmark_rich_background.owl")]);
+    let problems = dir.join("lps.json");
+    for name in ["Aunt", "Uncle", "Cousin"] {
+        let ex = examples(&kb, &problem(&problems, name));
+        let mut params = budget(150_000);
+        params.heuristic.expansion_penalty_factor = 0.02;
+        let run = learn(&kb, &ex, params);
+        let best = run.model.best().unwrap();
+        assert_eq!(
+            best.confusion.f1(),
+            1.0,
+            "{name}: {:?} after {:?}",
+            best.concept,
+            run.stats
+        );
+        assert!(length(&best.concept) >= 9, "{name}: {:?}", best.concept);
+        assert_eq!(run.stats.termination, Termination::PerfectSolution);
+    }
+}

@@ -220,6 +220,19 @@ pub struct SearchArgs {
     /// Report solutions as found, without removing redundant parts.
     #[arg(long)]
     pub no_minimize: bool,
+    /// Score penalty per horizontal expansion of a node (DL-Learner's family configurations
+    /// use 0.02).
+    #[arg(long, value_name = "F", default_value_t = 0.1)]
+    pub expansion_penalty: f64,
+    /// Score bonus per unit of quality gained over the parent node.
+    #[arg(long, value_name = "F", default_value_t = 0.3)]
+    pub gain_bonus: f64,
+    /// Score bonus of the start node.
+    #[arg(long, value_name = "F", default_value_t = 0.1)]
+    pub start_bonus: f64,
+    /// Score penalty per refinement a node produced.
+    #[arg(long, value_name = "F", default_value_t = 0.0001)]
+    pub refinement_penalty: f64,
 }
 
 /// The refinement operator's language (reference defaults).

@@ -12,7 +12,7 @@ use super::kb_source::Session;
 use super::progress::SearchProgress;
 use crate::concept::{Concept, length};
 use crate::learn::celoe::{Celoe, CeloeParams, CeloeRun};
-use crate::learn::search::Budget;
+use crate::learn::search::{Budget, OeHeuristic};
 use crate::learn::{Examples, QualityMeasure, RunStats, Solution, splits};
 use crate::refine::rho::{Rho, RhoOptions};
 
@@ -64,6 +64,12 @@ pub fn celoe_params(args: &LearnArgs, session: &Session) -> anyhow::Result<Celoe
             max_runtime: (s.max_runtime > 0.0).then(|| Duration::from_secs_f64(s.max_runtime)),
             max_tests: s.max_tests,
             cancel: None,
+        },
+        heuristic: OeHeuristic {
+            start_node_bonus: s.start_bonus,
+            gain_bonus_factor: s.gain_bonus,
+            expansion_penalty_factor: s.expansion_penalty,
+            node_refinement_penalty: s.refinement_penalty,
         },
         stop_on_perfect: !s.keep_searching,
         minimize: !s.no_minimize,
