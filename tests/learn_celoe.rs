@@ -7,7 +7,7 @@ mod common;
 use std::sync::Arc;
 
 use common::{repo_path, shared_dataset, store_of};
-use oxilearn::concept::{Concept, Vocabulary, length, normalize, parse};
+use oxilearn::concept::{Vocabulary, length, normalize, parse};
 use oxilearn::learn::celoe::{Celoe, CeloeParams, CeloeRun};
 use oxilearn::learn::minimize::Minimizer;
 use oxilearn::learn::search::{Budget, Termination};
@@ -279,7 +279,6 @@ fn invalid_parameters_are_refused() {
         let e = Celoe::new(params, &rho).err().expect("refused");
         assert!(e.to_string().contains("invalid parameter"), "{e}");
     }
-    let _ = Concept::Top;
 }
 
 /// The classic family problems that have no named class get real definitions (a role
