@@ -187,6 +187,16 @@ fn bad_learner_input_fails_clearly() {
         FAMILY,
         "--problems",
         PROBLEMS,
+        "--expansion-penalty",
+        "NaN",
+    ]);
+    assert!(e.contains("expansion_penalty_factor"), "{e}");
+    let e = fails_with(&[
+        "learn",
+        "--kb",
+        FAMILY,
+        "--problems",
+        PROBLEMS,
         "--start-class",
         "Nonsense",
     ]);

@@ -86,6 +86,23 @@ impl CeloeParams {
         if self.max_length == Some(0) {
             return invalid("max_length", "must be at least 1");
         }
+        let h = &self.heuristic;
+        for (name, value) in [
+            ("heuristic.start_node_bonus", h.start_node_bonus),
+            ("heuristic.gain_bonus_factor", h.gain_bonus_factor),
+            (
+                "heuristic.expansion_penalty_factor",
+                h.expansion_penalty_factor,
+            ),
+            (
+                "heuristic.node_refinement_penalty",
+                h.node_refinement_penalty,
+            ),
+        ] {
+            if !value.is_finite() {
+                return invalid(name, "must be a finite number");
+            }
+        }
         Ok(())
     }
 }
