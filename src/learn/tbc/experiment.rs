@@ -25,6 +25,47 @@ pub struct CvOutcome {
     pub elapsed_ms: u128,
 }
 
+/// What the folds of one cross-validation add up to.
+struct FoldTally {
+    start: std::time::Instant,
+    prs: Vec<f64>,
+    rocs: Vec<f64>,
+    sizes: Vec<f64>,
+    tested: usize,
+    queries: u64,
+}
+
+impl FoldTally {
+    fn new() -> Self {
+        FoldTally {
+            start: std::time::Instant::now(),
+            prs: Vec::new(),
+            rocs: Vec::new(),
+            sizes: Vec::new(),
+            tested: 0,
+            queries: 0,
+        }
+    }
+
+    /// One test fold's ranking: (score, is positive) per example. Stratified folds hold both
+    /// classes, so both measures are defined.
+    fn rank(&mut self, scored: &[(f64, bool)]) {
+        self.prs.push(auc_pr(scored).unwrap_or(f64::NAN));
+        self.rocs.push(auc_roc(scored).unwrap_or(f64::NAN));
+    }
+
+    fn outcome(self) -> CvOutcome {
+        CvOutcome {
+            auc_pr: Summary::of(self.prs),
+            auc_roc: Summary::of(self.rocs),
+            features: Summary::of(self.sizes),
+            features_tested: self.tested,
+            queries_sent: self.queries,
+            elapsed_ms: self.start.elapsed().as_millis(),
+        }
+    }
+}
+
 /// Learns on each fold's training part and ranks its test part.
 pub fn cross_validate(
     oracle: &dyn MembershipOracle,
@@ -35,11 +76,9 @@ pub fn cross_validate(
     folds: usize,
     seed: u64,
 ) -> Result<CvOutcome, TbcError> {
-    let start = std::time::Instant::now();
+    let mut tally = FoldTally::new();
     let splits = stratified_folds(positives, negatives, folds, seed)?;
     let all = positives.union(negatives);
-    let (mut prs, mut rocs, mut sizes) = (Vec::new(), Vec::new(), Vec::new());
-    let (mut tested, mut queries) = (0, 0);
     for fold in &splits {
         let run = fit_within(
             oracle,
@@ -49,29 +88,20 @@ pub fn cross_validate(
             refinement,
             params,
         )?;
-        tested += run.stats.features_tested;
-        queries += run.stats.queries_sent;
-        sizes.push(run.model.features.len() as f64);
+        tally.tested += run.stats.features_tested;
+        tally.queries += run.stats.queries_sent;
+        tally.sizes.push(run.model.features.len() as f64);
         let test = fold.test_positives.union(&fold.test_negatives);
         let before = oracle.stats().queries_sent;
         let predictions = run.model.predict_within(oracle, &test, &all)?;
-        queries += oracle.stats().queries_sent.saturating_sub(before);
+        tally.queries += oracle.stats().queries_sent.saturating_sub(before);
         let scored: Vec<(f64, bool)> = predictions
             .iter()
             .map(|p| (p.probability, fold.test_positives.contains(p.individual)))
             .collect();
-        // Stratified folds hold both classes, so both measures are defined.
-        prs.push(auc_pr(&scored).unwrap_or(f64::NAN));
-        rocs.push(auc_roc(&scored).unwrap_or(f64::NAN));
+        tally.rank(&scored);
     }
-    Ok(CvOutcome {
-        auc_pr: Summary::of(prs),
-        auc_roc: Summary::of(rocs),
-        features: Summary::of(sizes),
-        features_tested: tested,
-        queries_sent: queries,
-        elapsed_ms: start.elapsed().as_millis(),
-    })
+    Ok(tally.outcome())
 }
 
 /// One configuration of the grid, named as in the paper (ACA, EM, IM2, IM3, ROBUST for
@@ -137,17 +167,15 @@ pub fn celoe_cross_validate(
 ) -> Result<CvOutcome, TbcError> {
     use crate::learn::Examples;
     use crate::learn::celoe::Celoe;
-    let start = std::time::Instant::now();
+    let mut tally = FoldTally::new();
     let celoe = Celoe::new(params.clone(), refinement)?;
     let splits = stratified_folds(positives, negatives, folds, seed)?;
-    let (mut prs, mut rocs, mut sizes) = (Vec::new(), Vec::new(), Vec::new());
-    let (mut tested, mut queries) = (0usize, 0u64);
     for fold in &splits {
         let before = oracle.stats().queries_sent;
         let train = Examples::new(fold.train_positives.clone(), fold.train_negatives.clone())?;
         let run = celoe.fit(oracle, &train)?;
-        tested += usize::try_from(run.stats.concepts_tested).unwrap_or(usize::MAX);
-        sizes.push(run.model.solutions.len() as f64);
+        tally.tested += usize::try_from(run.stats.concepts_tested).unwrap_or(usize::MAX);
+        tally.sizes.push(run.model.solutions.len() as f64);
         let test = fold.test_positives.union(&fold.test_negatives);
         let mut score = vec![0.0f64; test.universe()];
         for s in &run.model.solutions {
@@ -156,20 +184,12 @@ pub fn celoe_cross_validate(
                 score[id.index()] = score[id.index()].max(s.quality);
             }
         }
-        queries += oracle.stats().queries_sent.saturating_sub(before);
+        tally.queries += oracle.stats().queries_sent.saturating_sub(before);
         let scored: Vec<(f64, bool)> = test
             .iter()
             .map(|id| (score[id.index()], fold.test_positives.contains(id)))
             .collect();
-        prs.push(auc_pr(&scored).unwrap_or(f64::NAN));
-        rocs.push(auc_roc(&scored).unwrap_or(f64::NAN));
+        tally.rank(&scored);
     }
-    Ok(CvOutcome {
-        auc_pr: Summary::of(prs),
-        auc_roc: Summary::of(rocs),
-        features: Summary::of(sizes),
-        features_tested: tested,
-        queries_sent: queries,
-        elapsed_ms: start.elapsed().as_millis(),
-    })
+    Ok(tally.outcome())
 }
