@@ -58,7 +58,7 @@ fn problem(path: &std::path::Path, name: &str) -> LearningProblem {
 }
 
 fn learn(kb: &Kb, ex: &Examples, params: CeloeParams) -> CeloeRun {
-    let rho = splits::rho_for_examples(&kb.oracle, RhoOptions::default(), ex).unwrap();
+    let rho = splits::rho_over_kb(&kb.oracle, kb.signature.clone(), RhoOptions::default()).unwrap();
     Celoe::new(params, &rho)
         .unwrap()
         .fit(&kb.oracle, ex)

@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use super::args::{BenchLearnArgs, KbArgs};
 use super::kb_source::{self, Session};
-use super::learner::run_celoe;
+use super::learner::{build_rho, run_celoe};
 use super::print_json;
 use super::problems::{examples_of, fallback_kb, load_selected};
 use crate::concept::length;
@@ -50,12 +50,14 @@ fn bench_backend(
     args: &BenchLearnArgs,
     problems: &[LearningProblem],
 ) -> anyhow::Result<(Vec<Row>, BackendSummary)> {
+    let rho = &build_rho(session, &args.learn.rho)?;
     let mut rows = Vec::new();
     for p in problems {
         let examples = examples_of(session, p)?;
         let run = run_celoe(
             session,
             &args.learn,
+            rho,
             &examples,
             &format!("{name} {}", p.name),
         )?;

@@ -7,12 +7,13 @@ use serde::Serialize;
 use super::args::CvArgs;
 use super::kb_source::{self, Session};
 use super::learn::algorithm_name;
-use super::learner::{SolutionJson, run_celoe};
+use super::learner::{SolutionJson, build_rho, run_celoe};
 use super::print_json;
 use super::problems::{examples_of, fallback_kb, folds_of, load_selected};
 use crate::eval::{Confusion, Summary};
 use crate::learn::{Examples, RunStats};
 use crate::problem::LearningProblem;
+use crate::refine::rho::Rho;
 
 #[derive(Serialize)]
 struct Counts {
@@ -62,7 +63,12 @@ struct CvJson {
     per_fold: Vec<FoldJson>,
 }
 
-fn cv_one(session: &Session, args: &CvArgs, p: &LearningProblem) -> anyhow::Result<CvJson> {
+fn cv_one(
+    session: &Session,
+    args: &CvArgs,
+    rho: &Rho,
+    p: &LearningProblem,
+) -> anyhow::Result<CvJson> {
     let examples = examples_of(session, p)?;
     let folds = folds_of(&examples, args.folds, args.seed, &p.name)?;
     let mut per_fold = Vec::new();
@@ -70,7 +76,7 @@ fn cv_one(session: &Session, args: &CvArgs, p: &LearningProblem) -> anyhow::Resu
         let train = Examples::new(fold.train_positives.clone(), fold.train_negatives.clone())?;
         let test = Examples::new(fold.test_positives.clone(), fold.test_negatives.clone())?;
         let label = format!("{} fold {}/{}", p.name, i + 1, args.folds);
-        let run = run_celoe(session, &args.learn, &train, &label)?;
+        let run = run_celoe(session, &args.learn, rho, &train, &label)?;
         let train_counts = train.confusion(&run.model.predict(&session.oracle, train.all())?);
         let test_counts = run.model.confusion_on(&session.oracle, &test)?;
         per_fold.push(FoldJson {
@@ -101,9 +107,12 @@ pub fn run(args: CvArgs) -> anyhow::Result<()> {
     }
     let problems = load_selected(&args.learn.problems, &args.learn.problem)?;
     let session = kb_source::open(&args.learn.kb, fallback_kb(&problems))?;
+    // One operator for every problem and fold: its split points come from the KB, not the
+    // examples.
+    let rho = build_rho(&session, &args.learn.rho)?;
     let mut results = Vec::new();
     for p in &problems {
-        let r = cv_one(&session, &args, p)?;
+        let r = cv_one(&session, &args, &rho, p)?;
         if !args.learn.json {
             print_table(&r)?;
         }

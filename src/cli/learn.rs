@@ -5,12 +5,13 @@ use serde::Serialize;
 
 use super::args::{AlgorithmArg, LearnArgs};
 use super::kb_source::{self, Session};
-use super::learner::{SolutionJson, run_celoe, stats_line};
+use super::learner::{SolutionJson, build_rho, run_celoe, stats_line};
 use super::print_json;
 use super::problems::{examples_of, fallback_kb, load_selected};
 use crate::learn::{QualityMeasure, RunStats};
 use crate::oracle::Semantics;
 use crate::problem::LearningProblem;
+use crate::refine::rho::Rho;
 
 /// The documented JSON shape of one problem's run (later learners add fields).
 #[derive(Serialize)]
@@ -36,10 +37,11 @@ pub fn algorithm_name(a: AlgorithmArg) -> &'static str {
 fn learn_one(
     session: &Session,
     args: &LearnArgs,
+    rho: &Rho,
     p: &LearningProblem,
 ) -> anyhow::Result<LearnJson> {
     let examples = examples_of(session, p)?;
-    let run = run_celoe(session, args, &examples, &p.name)?;
+    let run = run_celoe(session, args, rho, &examples, &p.name)?;
     Ok(LearnJson {
         problem: p.name.clone(),
         algorithm: algorithm_name(args.algorithm),
@@ -63,9 +65,10 @@ pub fn run(args: LearnArgs) -> anyhow::Result<()> {
     }
     let problems = load_selected(&args.problems, &args.problem)?;
     let session = kb_source::open(&args.kb, fallback_kb(&problems))?;
+    let rho = build_rho(&session, &args.rho)?;
     let mut results = Vec::new();
     for p in &problems {
-        let r = learn_one(&session, &args, p)?;
+        let r = learn_one(&session, &args, &rho, p)?;
         if !args.json {
             print_text(&r)?;
         }

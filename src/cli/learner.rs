@@ -82,22 +82,23 @@ pub fn celoe_params(args: &LearnArgs, session: &Session) -> anyhow::Result<Celoe
     Ok(params)
 }
 
-/// The operator over the session's signature, with split points from `examples`' values.
-pub fn build_rho(session: &Session, args: &RhoArgs, examples: &Examples) -> anyhow::Result<Rho> {
-    splits::rho_for_examples(&session.oracle, rho_options(args), examples)
-        .context("reading numeric values of the examples")
+/// The operator over the session's signature, with split points from the KB's values
+/// (built once per command: it does not depend on the examples).
+pub fn build_rho(session: &Session, args: &RhoArgs) -> anyhow::Result<Rho> {
+    splits::rho_over_kb(&session.oracle, session.signature(), rho_options(args))
+        .context("reading the numeric values of the data properties")
 }
 
 /// One CELOE run on `examples`, with a progress line labelled `label`.
 pub fn run_celoe(
     session: &Session,
     args: &LearnArgs,
+    rho: &Rho,
     examples: &Examples,
     label: &str,
 ) -> anyhow::Result<CeloeRun> {
     let params = celoe_params(args, session)?;
-    let rho = build_rho(session, &args.rho, examples)?;
-    let celoe = Celoe::new(params, &rho)?;
+    let celoe = Celoe::new(params, rho)?;
     let progress = SearchProgress::new(label, args.quiet);
     let run = celoe.fit_with_progress(&session.oracle, examples, &|p| progress.update(p));
     progress.finish();

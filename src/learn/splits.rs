@@ -5,9 +5,8 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use crate::concept::{Iri, Number};
-use crate::learn::Examples;
 use crate::oracle::datatypes::numeric_value;
-use crate::oracle::{IndividualSet, MembershipOracle, OracleError};
+use crate::oracle::{IndividualSet, MembershipOracle, OracleError, Signature};
 use crate::refine::rho::{Rho, RhoOptions, numeric_split_points};
 
 /// Per numeric data property of the signature, its values on `among` (sorted, with
@@ -40,11 +39,12 @@ pub fn numeric_values<O: MembershipOracle + ?Sized>(
 /// The ρ operator over the oracle's signature with numeric split points taken from the
 /// values of every individual of the KB, as DL-Learner does: the values that matter are
 /// often not the examples' own (a compound has no charge, its atoms do). No labels are used,
-/// so a cross-validation fold learns nothing about its test examples this way.
-pub fn rho_for_examples<O: MembershipOracle + ?Sized>(
+/// so a cross-validation fold learns nothing about its test examples this way, and one
+/// operator serves every problem and fold over the same KB.
+pub fn rho_over_kb<O: MembershipOracle + ?Sized>(
     oracle: &O,
+    signature: Arc<Signature>,
     options: RhoOptions,
-    _examples: &Examples,
 ) -> Result<Rho, OracleError> {
     let splits: BTreeMap<Iri, Vec<Number>> = if options.use_numeric_data {
         numeric_values(oracle, &oracle.signature().all_individuals())?
@@ -57,6 +57,5 @@ pub fn rho_for_examples<O: MembershipOracle + ?Sized>(
     } else {
         BTreeMap::new()
     };
-    let signature = Arc::new(oracle.signature().clone());
     Ok(Rho::new(signature, options).with_numeric_splits(splits))
 }
