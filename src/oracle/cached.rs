@@ -453,6 +453,10 @@ impl<O: MembershipOracle> MembershipOracle for Cached<O> {
 
     /// The cache's own counters; `queries_sent`, `rows_received` and backend time come from the
     /// wrapped oracle (its `evaluations` are dropped: they are cache misses here).
+    fn set_deadline(&self, deadline: Option<std::time::Instant>) {
+        self.inner.set_deadline(deadline)
+    }
+
     fn stats(&self) -> OracleStats {
         let inner = self.inner.stats();
         let mut own = self.counters.snapshot();

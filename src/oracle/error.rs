@@ -26,4 +26,30 @@ pub enum OracleError {
     /// An individual that the oracle was asked about is not in the signature's active domain.
     #[error("not an individual of the knowledge base: {0}")]
     UnknownIndividual(String),
+    /// A budget the caller set ran out (the query budget, or the run's deadline). Learners
+    /// stop on it cleanly and keep what they found so far.
+    #[error("{0}")]
+    BudgetExhausted(BudgetExhausted),
+}
+
+/// Which budget ran out (see [`OracleError::BudgetExhausted`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum BudgetExhausted {
+    /// `--query-budget`: this many requests were allowed and all were sent.
+    #[error("query budget of {limit} requests used up")]
+    Queries { limit: u64 },
+    /// The run's deadline (`--max-runtime`) passed before the query could be answered.
+    #[error("the run's time budget ran out before the query was answered")]
+    Deadline,
+}
+
+impl OracleError {
+    /// The budget that ran out, if that is what this error is.
+    pub fn budget_exhausted(&self) -> Option<BudgetExhausted> {
+        match self {
+            OracleError::BudgetExhausted(b) => Some(*b),
+            _ => None,
+        }
+    }
 }

@@ -19,7 +19,7 @@ mod stats;
 mod successors;
 
 pub use cached::{CacheOptions, Cached};
-pub use error::OracleError;
+pub use error::{BudgetExhausted, OracleError};
 pub use individuals::{IndividualId, IndividualSet};
 pub use schema::*;
 pub use sparql_oracle::{OracleOptions, SparqlOracle};
@@ -81,6 +81,11 @@ pub trait MembershipOracle: Send + Sync {
     ) -> Result<Vec<(IndividualId, Literal)>, OracleError>;
 
     fn stats(&self) -> OracleStats;
+
+    /// Sets (or, with `None`, clears) the deadline of the current run: queries still unanswered
+    /// then fail with [`OracleError::BudgetExhausted`] instead of overrunning the budget, and
+    /// remote requests get at most the time that is left. Oracles without a backend ignore it.
+    fn set_deadline(&self, _deadline: Option<std::time::Instant>) {}
 
     /// The successors of `among` along `role` (with the role's full expansion), if this
     /// oracle can list them and every successor is an individual of the active domain;
@@ -144,6 +149,10 @@ impl<T: MembershipOracle + ?Sized> MembershipOracle for &T {
 
     fn stats(&self) -> OracleStats {
         (**self).stats()
+    }
+
+    fn set_deadline(&self, deadline: Option<std::time::Instant>) {
+        (**self).set_deadline(deadline)
     }
 
     fn successors(

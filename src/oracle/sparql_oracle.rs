@@ -513,6 +513,10 @@ impl<B: SparqlBackend> MembershipOracle for SparqlOracle<B> {
         self.counters.snapshot()
     }
 
+    fn set_deadline(&self, deadline: Option<std::time::Instant>) {
+        self.backend.set_deadline(deadline)
+    }
+
     /// One `SELECT DISTINCT ?x ?y` per chunk; `None` as soon as a successor is not an
     /// individual of the active domain (a blank node or a punned class), since restrictions
     /// composed from such lists would not be exact.

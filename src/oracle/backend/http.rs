@@ -34,7 +34,7 @@ use spargebra::algebra::{Expression, GraphPattern, OrderExpression};
 use tokio::sync::{Mutex, Semaphore};
 
 use super::{Auth, Capabilities, SolutionTable, SparqlBackend};
-use crate::oracle::OracleError;
+use crate::oracle::{BudgetExhausted, OracleError};
 
 /// How the query is sent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -364,10 +364,9 @@ impl Shared {
                     })
                     .is_err()
                 {
-                    return Err(self.error(
-                        query,
-                        format!("query budget of {} requests used up", budget.unwrap_or(0)),
-                    ));
+                    return Err(OracleError::BudgetExhausted(BudgetExhausted::Queries {
+                        limit: budget.unwrap_or(0),
+                    }));
                 }
                 self.wait_politely().await;
                 self.attempt(query).await

@@ -59,6 +59,11 @@ pub trait SparqlBackend: Send + Sync {
     /// Keeps the probe's findings (see [`SparqlBackend::probed`]); backends that need no
     /// endpoint-specific shapes ignore them.
     fn remember_probe(&self, _caps: &Capabilities) {}
+
+    /// The run's deadline (see [`crate::oracle::MembershipOracle::set_deadline`]): a query
+    /// that cannot start before it fails with `OracleError::BudgetExhausted`, and a remote
+    /// request's timeout is cut to what is left. The default ignores it.
+    fn set_deadline(&self, _deadline: Option<std::time::Instant>) {}
 }
 
 impl<B: SparqlBackend + ?Sized> SparqlBackend for Box<B> {
@@ -77,6 +82,10 @@ impl<B: SparqlBackend + ?Sized> SparqlBackend for Box<B> {
     fn remember_probe(&self, caps: &Capabilities) {
         (**self).remember_probe(caps)
     }
+
+    fn set_deadline(&self, deadline: Option<std::time::Instant>) {
+        (**self).set_deadline(deadline)
+    }
 }
 
 impl<B: SparqlBackend + ?Sized> SparqlBackend for std::sync::Arc<B> {
@@ -94,5 +103,9 @@ impl<B: SparqlBackend + ?Sized> SparqlBackend for std::sync::Arc<B> {
 
     fn remember_probe(&self, caps: &Capabilities) {
         (**self).remember_probe(caps)
+    }
+
+    fn set_deadline(&self, deadline: Option<std::time::Instant>) {
+        (**self).set_deadline(deadline)
     }
 }
