@@ -29,7 +29,9 @@ pub enum Command {
     Learn(LearnArgs),
     /// Stratified k-fold cross-validation of a learner on each problem.
     Cv(CvArgs),
-    /// Measure speed: `bench oracle` (evaluations/s cold and warm), `bench load` (triples/s).
+    /// Apply a saved model (`learn --save-model`) to individuals of a KB.
+    Predict(PredictArgs),
+    /// Measure speed and quality: `bench oracle`, `bench load`, `bench learn`, `bench tbc`.
     Bench(BenchArgs),
     /// Seeded random target concepts with ≥ 10 positives and ≥ 10 negatives of the same order
     /// of magnitude, written as a list-JSON problem file.
@@ -137,27 +139,22 @@ pub struct EvaluateArgs {
     /// Evaluate only these problems (repeatable; default: all).
     #[arg(long = "problem", value_name = "NAME")]
     pub problem: Vec<String>,
-    #[arg(long, value_name = "EXPR")]
-    pub concept: String,
+    /// The class expression to score.
+    #[arg(long, value_name = "EXPR", required_unless_present = "model", conflicts_with = "model")]
+    pub concept: Option<String>,
+    /// A saved model (`learn --save-model`) to score instead of a concept: F1, accuracy, and
+    /// AUC-PR/AUC-ROC for scored models.
+    #[arg(long, value_name = "FILE")]
+    pub model: Option<PathBuf>,
     #[arg(long, value_enum, default_value_t)]
     pub semantics: SemanticsArg,
     #[arg(long)]
     pub json: bool,
 }
 
-/// Which learner to run.
-#[derive(Debug, Clone, Copy, ValueEnum, Default, PartialEq, Eq)]
-pub enum AlgorithmArg {
-    /// Best-first refinement search with the ρ operator (DL-Learner's and Ontolearn's CELOE).
-    #[default]
-    Celoe,
-    /// Terminological Bayesian classifier: naive or TAN Bayes over learned feature concepts;
-    /// predicts probabilities (ranked by AUC-PR in `cv`).
-    Tbc,
-}
-
 /// Options of `--algorithm tbc`.
 #[derive(Debug, Args, Clone)]
+#[command(next_help_heading = "TBC options (--algorithm tbc)")]
 pub struct TbcArgs {
     /// Network shape.
     #[arg(long, value_enum, default_value_t)]
@@ -188,26 +185,34 @@ pub enum QualityArg {
     Accuracy,
 }
 
-/// The search: budget, noise, quality, limits.
+/// Budgets and limits every learner shares (each uses those it can; others are refused).
 #[derive(Debug, Args, Clone)]
+#[command(next_help_heading = "Budgets and limits (every learner)")]
 pub struct SearchArgs {
-    /// Time budget per problem (per fold in `cv`), in seconds.
+    /// Time budget per problem (per fold in `cv`), in seconds; 0 = no limit.
     #[arg(long, value_name = "SECS", default_value_t = 10.0)]
     pub max_runtime: f64,
     /// Most candidate concepts to test per problem (deterministic runs use this).
     #[arg(long, value_name = "N")]
     pub max_tests: Option<u64>,
+    /// The measure solutions are ranked by.
+    #[arg(long, value_enum, default_value_t)]
+    pub quality: QualityArg,
+    /// Longest class expression considered (CELOE: unbounded by default; TBC: 3).
+    #[arg(long, value_name = "N")]
+    pub max_length: Option<usize>,
+}
+
+/// CELOE's own options.
+#[derive(Debug, Args, Clone)]
+#[command(next_help_heading = "CELOE options (--algorithm celoe)")]
+pub struct CeloeArgs {
     /// Percentage of positives a solution may miss.
     #[arg(long, value_name = "PCT", default_value_t = 0.0)]
     pub noise: f64,
-    #[arg(long, value_enum, default_value_t)]
-    pub quality: QualityArg,
     /// Deepest class expression considered.
     #[arg(long, value_name = "N", default_value_t = 7)]
     pub max_depth: usize,
-    /// Longest class expression considered (default: unbounded).
-    #[arg(long, value_name = "N")]
-    pub max_length: Option<usize>,
     /// Best distinct solutions reported.
     #[arg(long, value_name = "N", default_value_t = 10)]
     pub max_results: usize,
@@ -237,6 +242,7 @@ pub struct SearchArgs {
 
 /// The refinement operator's language (reference defaults).
 #[derive(Debug, Args, Clone)]
+#[command(next_help_heading = "Operator language (learners that refine concepts)")]
 pub struct RhoArgs {
     /// No ¬ (negated most specific classes).
     #[arg(long)]
@@ -283,14 +289,9 @@ pub struct LearnArgs {
     /// Only these problems (repeatable; default: all).
     #[arg(long = "problem", value_name = "NAME")]
     pub problem: Vec<String>,
-    #[arg(long, value_enum, default_value_t)]
-    pub algorithm: AlgorithmArg,
-    #[command(flatten)]
-    pub search: SearchArgs,
-    #[command(flatten)]
-    pub rho: RhoArgs,
-    #[command(flatten)]
-    pub tbc: TbcArgs,
+    /// The learner (see the README's registry: celoe, tbc).
+    #[arg(long, default_value = "celoe", value_parser = super::registry::algorithm_parser())]
+    pub algorithm: String,
     #[arg(long, value_enum, default_value_t)]
     pub semantics: SemanticsArg,
     /// One JSON document on stdout (an array over problems).
@@ -299,6 +300,22 @@ pub struct LearnArgs {
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
+    /// Save the fitted model as a versioned JSON document (one problem only; written
+    /// atomically). `predict --model` and `evaluate --model` read it.
+    #[arg(long, value_name = "FILE")]
+    pub save_model: Option<PathBuf>,
+    #[command(flatten)]
+    pub search: SearchArgs,
+    #[command(flatten)]
+    pub rho: RhoArgs,
+    #[command(flatten)]
+    pub celoe: CeloeArgs,
+    #[command(flatten)]
+    pub tbc: TbcArgs,
+    /// Long names of the flags given on the command line (filled after parsing, so shared
+    /// flags a learner cannot use are refused and defaults are not).
+    #[arg(skip)]
+    pub explicit: Vec<String>,
 }
 
 #[derive(Debug, Args)]
@@ -311,6 +328,29 @@ pub struct CvArgs {
     /// Seed of the fold assignment.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+}
+
+/// `predict`: which individuals, from which KB, with which model.
+#[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("which").args(["individuals", "class", "all"]).multiple(false)))]
+pub struct PredictArgs {
+    #[command(flatten)]
+    pub kb: KbArgs,
+    /// The saved model (`learn --save-model`).
+    #[arg(long, value_name = "FILE")]
+    pub model: PathBuf,
+    /// Predict the examples (positives and negatives) of these problems.
+    #[arg(long, value_name = "LPFILE")]
+    pub individuals: Option<PathBuf>,
+    /// Predict the instances of this class expression.
+    #[arg(long, value_name = "EXPR")]
+    pub class: Option<String>,
+    /// Predict every individual of the KB (the default).
+    #[arg(long)]
+    pub all: bool,
+    /// One JSON document `{model, predictions}` on stdout.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args)]

@@ -1,26 +1,29 @@
-//! `oxilearn bench learn`: learner quality and speed per problem, embedded and over the
-//! compared endpoints, from one run (so ratios share the machine's load).
+//! `oxilearn bench learn`: quality and speed of the chosen learner (`--algorithm`, any of
+//! the registry) per problem, embedded and over the compared endpoints, from one run (so
+//! ratios share the machine's load).
 
 use serde::Serialize;
 
 use super::args::{BenchLearnArgs, KbArgs};
-use super::kb_source::{self, Session};
-use super::learner::{build_rho, run_celoe};
+use super::learner::{Prepared, cancelled, checked_examples, fit, prepare};
 use super::print_json;
-use super::problems::{examples_of, fallback_kb, load_selected};
+use super::problems::load_selected;
 use crate::concept::length;
+use crate::learn::experiment::confusion;
 use crate::problem::LearningProblem;
 
 #[derive(Serialize)]
 struct Row {
     backend: String,
     problem: String,
+    algorithm: &'static str,
     f1: f64,
     accuracy: f64,
     length: usize,
     solution: String,
     concepts_tested: u64,
-    tests_per_second: f64,
+    /// `null` when the run was too short to measure.
+    tests_per_second: Option<f64>,
     queries_sent: u64,
     queries_per_test: f64,
     elapsed_ms: u64,
@@ -46,30 +49,40 @@ struct LearnBench {
 
 fn bench_backend(
     name: &str,
-    session: &Session,
+    prep: &Prepared,
     args: &BenchLearnArgs,
     problems: &[LearningProblem],
 ) -> anyhow::Result<(Vec<Row>, BackendSummary)> {
-    let rho = &build_rho(session, &args.learn.rho)?;
+    let session = &prep.session;
+    let examples = checked_examples(session, problems)?;
     let mut rows = Vec::new();
-    for p in problems {
-        let examples = examples_of(session, p)?;
-        let run = run_celoe(
-            session,
-            &args.learn,
-            rho,
-            &examples,
-            &format!("{name} {}", p.name),
-        )?;
-        let best = run.model.best();
+    for (p, ex) in problems.iter().zip(&examples) {
+        if cancelled() {
+            break;
+        }
+        let run = fit(prep, &args.learn, ex, None, &format!("{name} {}", p.name))?;
+        // The model's own classification of the training examples (for TBC: probability
+        // ≥ ½), and its first solution for the length and text.
+        let c = confusion(run.model.as_ref(), &session.oracle, ex, ex.all())?;
+        let best = run.solutions.first();
         let s = &run.stats;
         rows.push(Row {
             backend: name.to_owned(),
             problem: p.name.clone(),
-            f1: best.map_or(0.0, |b| b.confusion.f1()),
-            accuracy: best.map_or(0.0, |b| b.confusion.accuracy()),
+            algorithm: prep.entry.name,
+            f1: c.f1(),
+            accuracy: c.accuracy(),
             length: best.map_or(0, |b| length(&b.concept)),
-            solution: best.map_or_else(String::new, |b| session.manchester(&b.concept)),
+            solution: match run.model.concept() {
+                Some(concept) => session.manchester(concept),
+                None => run
+                    .model
+                    .describe(&session.vocabulary)
+                    .lines()
+                    .next()
+                    .unwrap_or_default()
+                    .to_owned(),
+            },
             concepts_tested: s.concepts_tested,
             tests_per_second: s.tests_per_second(),
             queries_sent: s.queries_sent,
@@ -97,7 +110,7 @@ pub fn run(args: BenchLearnArgs) -> anyhow::Result<()> {
     let problems = load_selected(&args.learn.problems, &args.learn.problem)?;
     let mut rows = Vec::new();
     let mut summaries = Vec::new();
-    let embedded = kb_source::open(&args.learn.kb, fallback_kb(&problems))?;
+    let embedded = prepare(&args.learn, &problems, None)?;
     let (r, s) = bench_backend("embedded", &embedded, &args, &problems)?;
     rows.extend(r);
     summaries.push(s);
@@ -109,8 +122,8 @@ pub fn run(args: BenchLearnArgs) -> anyhow::Result<()> {
             graph: args.compare_graph.iter().cloned().collect(),
             ..args.learn.kb.clone()
         };
-        let session = kb_source::open(&kb, None)?;
-        let (r, s) = bench_backend(url, &session, &args, &problems)?;
+        let prep = prepare(&args.learn, &problems, Some(&kb))?;
+        let (r, s) = bench_backend(url, &prep, &args, &problems)?;
         rows.extend(r);
         summaries.push(s);
     }
@@ -119,8 +132,9 @@ pub fn run(args: BenchLearnArgs) -> anyhow::Result<()> {
         return print_json(&bench);
     }
     outln!(
-        "{:<12} {:<20} {:>6} {:>6} {:>4} {:>8} {:>9} {:>8} {:>6} {:>7}  solution",
+        "{:<12} {:<6} {:<20} {:>6} {:>6} {:>4} {:>8} {:>9} {:>8} {:>6} {:>7}  solution",
         "backend",
+        "algo",
         "problem",
         "F1",
         "acc",
@@ -133,14 +147,16 @@ pub fn run(args: BenchLearnArgs) -> anyhow::Result<()> {
     );
     for r in &bench.rows {
         outln!(
-            "{:<12} {:<20} {:>6.4} {:>6.4} {:>4} {:>8} {:>9.0} {:>8} {:>6.3} {:>7}  {} [{}]",
+            "{:<12} {:<6} {:<20} {:>6.4} {:>6.4} {:>4} {:>8} {:>9} {:>8} {:>6.3} {:>7}  {} [{}]",
             short(&r.backend),
+            r.algorithm,
             r.problem,
             r.f1,
             r.accuracy,
             r.length,
             r.concepts_tested,
-            r.tests_per_second,
+            r.tests_per_second
+                .map_or_else(|| "–".to_owned(), |t| format!("{t:.0}")),
             r.queries_sent,
             r.queries_per_test,
             r.elapsed_ms,

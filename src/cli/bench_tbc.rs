@@ -12,21 +12,58 @@ use super::problems::example_sets;
 use crate::eval::Summary;
 use std::time::Duration;
 
-use crate::learn::celoe::CeloeParams;
-use crate::learn::search::Budget;
-use crate::learn::tbc::experiment::{
-    CvOutcome, GridCell, celoe_cross_validate, cross_validate, paper_grid,
-};
-use crate::learn::tbc::{FeatureSemantics, Selection, TbcParams};
-use crate::oracle::{CacheOptions, Cached, Semantics};
+use super::learner::cancel_flag;
+use crate::learn::celoe::{Celoe, CeloeParams};
+use crate::learn::experiment::cross_validate;
+use crate::learn::tbc::{FeatureSemantics, GridCell, Selection, Tbc, TbcParams, paper_grid};
+use crate::learn::{Examples, LearnError, Learner, RunControl};
+use crate::oracle::{CacheOptions, Cached, MembershipOracle, Semantics};
 use crate::problem;
 use crate::refine::rho::{Rho, RhoOptions};
+
+/// Cross-validated figures of one configuration on one target.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+struct CvFigures {
+    auc_pr: Summary,
+    auc_roc: Summary,
+    /// Feature concepts (CELOE: solutions) in each fold's model.
+    features: Summary,
+    /// Candidate concepts scored, summed over the folds.
+    features_tested: u64,
+    /// Oracle queries sent (fits and test predictions), summed over the folds.
+    queries_sent: u64,
+    elapsed_ms: u64,
+}
+
+/// The learner-generic cross-validation, summarised as the paper reports it.
+fn figures(
+    learner: &dyn Learner,
+    oracle: &dyn MembershipOracle,
+    examples: &Examples,
+    folds: usize,
+    seed: u64,
+    control: &RunControl,
+) -> Result<CvFigures, LearnError> {
+    let cv = cross_validate(learner, oracle, examples, folds, seed, control)?;
+    Ok(CvFigures {
+        auc_pr: cv.summary(|f| f.auc_pr.unwrap_or(f64::NAN)),
+        auc_roc: cv.summary(|f| f.auc_roc.unwrap_or(f64::NAN)),
+        features: cv.summary(|f| f.fit.solutions.len() as f64),
+        features_tested: cv.folds.iter().map(|f| f.fit.stats.concepts_tested).sum(),
+        queries_sent: cv
+            .folds
+            .iter()
+            .map(|f| f.fit.stats.queries_sent + f.predict_queries)
+            .sum(),
+        elapsed_ms: cv.elapsed_ms,
+    })
+}
 
 #[derive(Serialize)]
 struct TargetResult {
     problem: String,
     #[serde(flatten)]
-    outcome: CvOutcome,
+    outcome: CvFigures,
 }
 
 #[derive(Serialize)]
@@ -71,11 +108,20 @@ pub fn run(args: BenchTbcArgs) -> anyhow::Result<()> {
     );
     // The paper's feature language: ρ restricted to ⊓, ⊔, ¬, ∃.
     let rho = Rho::new(session.signature(), RhoOptions::boolean_existential());
+    if let Some(t) = args.time_limit
+        && !(t.is_finite() && t > 0.0)
+    {
+        bail!("--time-limit must be a positive number of seconds, not {t}");
+    }
+    let control = RunControl {
+        max_runtime: args.time_limit.map(Duration::from_secs_f64),
+        cancel: Some(cancel_flag()),
+        ..RunControl::default()
+    };
     let base = TbcParams {
         depth: args.depth,
         max_length: args.max_length,
         beam_width: args.beam_width,
-        time_limit_secs: args.time_limit,
         semantics: match Semantics::from(args.semantics) {
             Semantics::Open => FeatureSemantics::Open,
             Semantics::Closed => FeatureSemantics::Closed,
@@ -99,16 +145,16 @@ pub fn run(args: BenchTbcArgs) -> anyhow::Result<()> {
     }
     let mut sets = Vec::new();
     for p in &problems {
-        sets.push((p.name.clone(), example_sets(&session, p)?));
+        let (pos, neg) = example_sets(&session, p)?;
+        sets.push((p.name.clone(), Examples::new(pos, neg)?));
     }
     let mut cells = Vec::new();
     for cell in &grid {
-        let params = cell.params(&base);
+        let tbc = Tbc::new(cell.params(&base), &rho)?;
         let mut targets = Vec::new();
-        for (name, (pos, neg)) in &sets {
-            let outcome =
-                cross_validate(&oracle, pos, neg, &rho, &params, args.folds, args.seed)
-                    .with_context(|| format!("{} {:?} on {name}", cell.name, cell.selection))?;
+        for (name, examples) in &sets {
+            let outcome = figures(&tbc, &oracle, examples, args.folds, args.seed, &control)
+                .with_context(|| format!("{} {:?} on {name}", cell.name, cell.selection))?;
             eprintln!(
                 "{:<7} {:<6} {name:<12} AUC-PR {:.3} ± {:.3}  ({} ms)",
                 cell.name,
@@ -137,19 +183,26 @@ pub fn run(args: BenchTbcArgs) -> anyhow::Result<()> {
         }
         let params = CeloeParams {
             semantics: args.semantics.into(),
-            budget: Budget {
-                max_runtime: Some(Duration::from_secs_f64(args.celoe_secs)),
-                max_tests: Some(args.celoe_tests),
-                ..Budget::default()
-            },
             ..CeloeParams::default()
         };
-        // CELOE searches with the full operator it uses in `learn`.
+        let celoe_control = RunControl {
+            max_runtime: Some(Duration::from_secs_f64(args.celoe_secs)),
+            max_tests: Some(args.celoe_tests),
+            ..control.clone()
+        };
+        // CELOE searches with the full operator it uses in `learn`; it ranks an individual
+        // by the training quality of its best covering solution.
         let celoe_rho = Rho::new(session.signature(), RhoOptions::default());
+        let celoe = Celoe::new(params, &celoe_rho)?;
         let mut targets = Vec::new();
-        for (name, (pos, neg)) in &sets {
-            let outcome = celoe_cross_validate(
-                &oracle, pos, neg, &celoe_rho, &params, args.folds, args.seed,
+        for (name, examples) in &sets {
+            let outcome = figures(
+                &celoe,
+                &oracle,
+                examples,
+                args.folds,
+                args.seed,
+                &celoe_control,
             )
             .with_context(|| format!("CELOE on {name}"))?;
             eprintln!(

@@ -1,19 +1,24 @@
-//! `oxilearn cv`: stratified k-fold cross-validation per problem. Each fold's learner sees
-//! only the training examples (split points included); the best solution is then scored on
-//! the held-out examples.
+//! `oxilearn cv`: stratified k-fold cross-validation per problem, for any learner of the
+//! registry (through [`crate::learn::experiment::cross_validate`]). Each fold's learner
+//! sees only the training examples; its model is then scored on the held-out examples:
+//! F1 and accuracy for every learner, AUC-PR and AUC-ROC for scored models (CELOE's score
+//! is the best covering solution's training quality, TBC's the probability).
+//!
+//! Every problem is checked before any runs. Without `--folds`, a problem with fewer than
+//! 10 examples in a class gets as many folds as its smaller class has (a note on stderr).
 
+use anyhow::bail;
 use serde::Serialize;
 
 use super::args::CvArgs;
-use super::kb_source::{self, Session};
-use super::learn::algorithm_name;
-use super::learner::{SolutionJson, build_rho, run_celoe};
+use super::learner::{Prepared, SolutionJson, cancelled, checked_examples, control, prepare};
 use super::print_json;
-use super::problems::{examples_of, fallback_kb, folds_of, load_selected};
+use super::problems::load_selected;
+use super::progress::SearchProgress;
 use crate::eval::{Confusion, Summary};
+use crate::learn::experiment::{CvOutcome, FoldOutcome, run_fold};
 use crate::learn::{Examples, RunStats};
 use crate::problem::LearningProblem;
-use crate::refine::rho::Rho;
 
 #[derive(Serialize)]
 struct Counts {
@@ -46,7 +51,15 @@ struct FoldJson {
     solution: Option<SolutionJson>,
     train: Counts,
     test: Counts,
+    test_f1: f64,
+    test_accuracy: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    auc_pr: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    auc_roc: Option<f64>,
     stats: RunStats,
+    #[serde(flatten)]
+    extras: serde_json::Map<String, serde_json::Value>,
 }
 
 /// The documented JSON shape of one problem's cross-validation.
@@ -60,59 +73,138 @@ struct CvJson {
     test_f1: Summary,
     train_accuracy: Summary,
     test_accuracy: Summary,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    auc_pr: Option<Summary>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    auc_roc: Option<Summary>,
     per_fold: Vec<FoldJson>,
 }
 
-fn cv_one(
-    session: &Session,
-    args: &CvArgs,
-    rho: &Rho,
-    p: &LearningProblem,
-) -> anyhow::Result<CvJson> {
-    let examples = examples_of(session, p)?;
-    let folds = folds_of(&examples, args.folds, args.seed, &p.name)?;
-    let mut per_fold = Vec::new();
-    for (i, fold) in folds.iter().enumerate() {
-        let train = Examples::new(fold.train_positives.clone(), fold.train_negatives.clone())?;
-        let test = Examples::new(fold.test_positives.clone(), fold.test_negatives.clone())?;
-        let label = format!("{} fold {}/{}", p.name, i + 1, args.folds);
-        let run = run_celoe(session, &args.learn, rho, &train, &label)?;
-        let train_counts = train.confusion(&run.model.predict(&session.oracle, train.all())?);
-        let test_counts = run.model.confusion_on(&session.oracle, &test)?;
-        per_fold.push(FoldJson {
-            fold: i + 1,
-            solution: run.model.best().map(|s| SolutionJson::of(session, s)),
-            train: train_counts.into(),
-            test: test_counts.into(),
-            stats: run.stats,
-        });
+/// The folds each problem gets; every problem is checked, all failures reported at once.
+fn fold_counts(args: &CvArgs, problems: &[LearningProblem], examples: &[Examples]) -> anyhow::Result<Vec<usize>> {
+    let explicit = args.learn.explicit.iter().any(|f| f == "folds");
+    if args.folds < 2 {
+        bail!("--folds must be at least 2, not {}", args.folds);
     }
-    let summary = |f: &dyn Fn(&FoldJson) -> f64| Summary::of(per_fold.iter().map(f).collect());
+    let mut out = Vec::new();
+    let mut errors = Vec::new();
+    for (p, e) in problems.iter().zip(examples) {
+        let smaller = e.positives().len().min(e.negatives().len());
+        if smaller >= args.folds {
+            out.push(args.folds);
+        } else if smaller >= 2 && !explicit {
+            eprintln!(
+                "note: problem {} has {} positive and {} negative examples: {smaller}-fold \
+                 cross-validation instead of {}",
+                p.name,
+                e.positives().len(),
+                e.negatives().len(),
+                args.folds
+            );
+            out.push(smaller);
+        } else {
+            errors.push(format!(
+                "problem {}: {} stratified folds need at least {} positive and {} negative \
+                 examples; this problem has {} and {}{}",
+                p.name,
+                args.folds,
+                args.folds,
+                args.folds,
+                e.positives().len(),
+                e.negatives().len(),
+                if smaller >= 2 {
+                    format!(" (use --folds {smaller} or fewer)")
+                } else {
+                    " (cross-validation needs at least 2 of each)".to_owned()
+                }
+            ));
+        }
+    }
+    if !errors.is_empty() {
+        bail!("{}", errors.join("\n"));
+    }
+    Ok(out)
+}
+
+fn cv_one(
+    prep: &Prepared,
+    args: &CvArgs,
+    p: &LearningProblem,
+    examples: &Examples,
+    folds: usize,
+) -> anyhow::Result<CvJson> {
+    let session = &prep.session;
+    let splits = crate::eval::stratified_folds(examples.positives(), examples.negatives(), folds, args.seed)?;
+    let learner = (prep.entry.build)(&args.learn, session, &prep.rho)?;
+    let mut outcomes: Vec<FoldOutcome> = Vec::new();
+    for (i, fold) in splits.iter().enumerate() {
+        if cancelled() {
+            break;
+        }
+        let label = format!("{} fold {}/{folds}", p.name, i + 1);
+        let progress = std::sync::Arc::new(SearchProgress::new(&label, args.learn.quiet));
+        let outcome = run_fold(
+            learner.as_ref(),
+            &session.oracle,
+            examples,
+            fold,
+            &control(&args.learn, &progress),
+        );
+        progress.finish();
+        let mut outcome = outcome.map_err(|e| anyhow::anyhow!(e)).map_err(|e| e.context(label))?;
+        outcome.fit.stats.load_ms = prep.load_ms;
+        outcome.fit.stats.signature_ms = prep.signature_ms;
+        outcomes.push(outcome);
+    }
+    let cv = CvOutcome {
+        folds: outcomes,
+        elapsed_ms: 0,
+    };
+    let per_fold = cv
+        .folds
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            Ok(FoldJson {
+                fold: i + 1,
+                solution: f.fit.solutions.first().map(|s| SolutionJson::of(session, s)),
+                train: f.train.into(),
+                test: f.test.into(),
+                test_f1: f.test.f1(),
+                test_accuracy: f.test.accuracy(),
+                auc_pr: f.auc_pr,
+                auc_roc: f.auc_roc,
+                stats: f.fit.stats.clone(),
+                extras: (prep.entry.extras)(session, &f.fit, examples, true)?,
+            })
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
     Ok(CvJson {
         problem: p.name.clone(),
-        algorithm: algorithm_name(args.learn.algorithm),
-        folds: args.folds,
+        algorithm: prep.entry.name,
+        folds,
         seed: args.seed,
-        train_f1: summary(&|f| f.train.f1),
-        test_f1: summary(&|f| f.test.f1),
-        train_accuracy: summary(&|f| f.train.accuracy),
-        test_accuracy: summary(&|f| f.test.accuracy),
+        train_f1: cv.summary(|f| f.train.f1()),
+        test_f1: cv.summary(|f| f.test.f1()),
+        train_accuracy: cv.summary(|f| f.train.accuracy()),
+        test_accuracy: cv.summary(|f| f.test.accuracy()),
+        auc_pr: cv.ranking_summary(|f| f.auc_pr),
+        auc_roc: cv.ranking_summary(|f| f.auc_roc),
         per_fold,
     })
 }
 
 pub fn run(args: CvArgs) -> anyhow::Result<()> {
-    if args.learn.algorithm == super::args::AlgorithmArg::Tbc {
-        return super::tbc::cv(args);
-    }
     let problems = load_selected(&args.learn.problems, &args.learn.problem)?;
-    let session = kb_source::open(&args.learn.kb, fallback_kb(&problems))?;
-    // One operator for every problem and fold: its split points come from the KB, not the
-    // examples.
-    let rho = build_rho(&session, &args.learn.rho)?;
+    let prep = prepare(&args.learn, &problems, None)?;
+    let examples = checked_examples(&prep.session, &problems)?;
+    let folds = fold_counts(&args, &problems, &examples)?;
     let mut results = Vec::new();
-    for p in &problems {
-        let r = cv_one(&session, &args, &rho, p)?;
+    for ((p, ex), k) in problems.iter().zip(&examples).zip(folds) {
+        if cancelled() {
+            break;
+        }
+        let r = cv_one(&prep, &args, p, ex, k)?;
         if !args.learn.json {
             print_table(&r)?;
         }
@@ -133,21 +225,23 @@ fn print_table(r: &CvJson) -> anyhow::Result<()> {
         r.seed
     );
     outln!(
-        "  {:>4} {:>8} {:>9} {:>8} {:>9}  solution",
+        "  {:>4} {:>8} {:>9} {:>8} {:>9} {:>7}  solution",
         "fold",
         "train F1",
         "train acc",
         "test F1",
-        "test acc"
+        "test acc",
+        "AUC-PR"
     );
     for f in &r.per_fold {
         outln!(
-            "  {:>4} {:>8.4} {:>9.4} {:>8.4} {:>9.4}  {}",
+            "  {:>4} {:>8.4} {:>9.4} {:>8.4} {:>9.4} {:>7}  {}",
             f.fold,
             f.train.f1,
             f.train.accuracy,
             f.test.f1,
             f.test.accuracy,
+            f.auc_pr.map_or_else(|| "–".to_owned(), |v| format!("{v:.4}")),
             f.solution
                 .as_ref()
                 .map_or("(none)", |s| s.manchester.as_str())
@@ -161,5 +255,8 @@ fn print_table(r: &CvJson) -> anyhow::Result<()> {
         pm(&r.test_f1),
         pm(&r.test_accuracy)
     );
+    if let (Some(pr), Some(roc)) = (&r.auc_pr, &r.auc_roc) {
+        outln!("  mean: AUC-PR {}, AUC-ROC {}", pm(pr), pm(roc));
+    }
     Ok(())
 }

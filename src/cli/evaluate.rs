@@ -1,9 +1,15 @@
-//! `oxilearn evaluate`: score one concept on learning problems.
+//! `oxilearn evaluate`: score one concept, or a saved model (`--model`), on learning
+//! problems. A model gets F1 and accuracy from its memberships and, when its predictions
+//! are scored (CELOE, TBC), AUC-PR and AUC-ROC from its ranking.
 
 use serde::Serialize;
 
 use super::args::EvaluateArgs;
 use super::kb_source::{self, Session};
+use super::model_file;
+use crate::eval::{auc_pr, auc_roc};
+use crate::learn::Model;
+use crate::oracle::IndividualSet;
 use super::print_json;
 use super::problems::{example_sets, fallback_kb, load_selected};
 use crate::concept::Concept;
@@ -64,10 +70,118 @@ fn evaluate_one(
     })
 }
 
-pub fn run(args: EvaluateArgs) -> anyhow::Result<()> {
+/// One problem's scores of a saved model.
+#[derive(Serialize)]
+struct ModelEvaluationJson {
+    problem: String,
+    algorithm: String,
+    /// The model's summary (its concept where it is one).
+    model: String,
+    #[serde(flatten)]
+    confusion: Confusion,
+    accuracy: f64,
+    precision: f64,
+    recall: f64,
+    f1: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    auc_pr: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    auc_roc: Option<f64>,
+    positives: usize,
+    negatives: usize,
+}
+
+fn evaluate_model(
+    session: &Session,
+    p: &LearningProblem,
+    algorithm: &str,
+    model: &dyn Model,
+) -> anyhow::Result<ModelEvaluationJson> {
+    let (pos, neg) = example_sets(session, p)?;
+    let among = pos.union(&neg);
+    let predictions = model.predict(&session.oracle, &among)?;
+    let member = IndividualSet::from_ids(
+        among.universe(),
+        predictions.iter().filter(|q| q.member).map(|q| q.individual),
+    );
+    let confusion = Confusion::from_sets(&member, &pos, &neg);
+    let scored: Option<Vec<(f64, bool)>> = model.is_scored().then(|| {
+        predictions
+            .iter()
+            .map(|q| (q.ranking_value().unwrap_or(0.0), pos.contains(q.individual)))
+            .collect()
+    });
+    Ok(ModelEvaluationJson {
+        problem: p.name.clone(),
+        algorithm: algorithm.to_owned(),
+        model: model.describe(&session.vocabulary).lines().next().unwrap_or_default().to_owned(),
+        confusion,
+        accuracy: confusion.accuracy(),
+        precision: confusion.precision(),
+        recall: confusion.recall(),
+        f1: confusion.f1(),
+        auc_pr: scored.as_deref().and_then(auc_pr),
+        auc_roc: scored.as_deref().and_then(auc_roc),
+        positives: pos.len(),
+        negatives: neg.len(),
+    })
+}
+
+fn run_model(args: &EvaluateArgs, path: &std::path::Path) -> anyhow::Result<()> {
     let problems = load_selected(&args.problems, &args.problem)?;
     let session = kb_source::open(&args.kb, fallback_kb(&problems))?;
-    let concept = session.parse_concept(&args.concept)?;
+    let loaded = model_file::load(path, &session)?;
+    let results = problems
+        .iter()
+        .map(|p| evaluate_model(&session, p, &loaded.header.algorithm, loaded.model.as_ref()))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    if args.json {
+        return if results.len() == 1 {
+            print_json(&results[0])
+        } else {
+            print_json(&results)
+        };
+    }
+    outln!("model: {} ({})", path.display(), loaded.header.algorithm);
+    outln!(
+        "{:<24} {:>5} {:>5} {:>5} {:>5} {:>8} {:>7} {:>7} {:>7}",
+        "problem",
+        "tp",
+        "fp",
+        "tn",
+        "fn",
+        "accuracy",
+        "f1",
+        "AUC-PR",
+        "AUC-ROC"
+    );
+    let opt = |v: Option<f64>| v.map_or_else(|| "–".to_owned(), |v| format!("{v:.4}"));
+    for r in &results {
+        let c = r.confusion;
+        outln!(
+            "{:<24} {:>5} {:>5} {:>5} {:>5} {:>8.4} {:>7.4} {:>7} {:>7}",
+            r.problem,
+            c.tp,
+            c.fp,
+            c.tn,
+            c.fn_,
+            r.accuracy,
+            r.f1,
+            opt(r.auc_pr),
+            opt(r.auc_roc)
+        );
+    }
+    Ok(())
+}
+
+pub fn run(args: EvaluateArgs) -> anyhow::Result<()> {
+    if let Some(path) = args.model.clone() {
+        return run_model(&args, &path);
+    }
+    let problems = load_selected(&args.problems, &args.problem)?;
+    let session = kb_source::open(&args.kb, fallback_kb(&problems))?;
+    let text = args.concept.as_deref().unwrap_or_default();
+    let concept = session.parse_concept(text)?;
     let semantics: Semantics = args.semantics.into();
     let results = problems
         .iter()

@@ -1,19 +1,22 @@
-//! `oxilearn learn`: one learner run per problem; the best expressions with their counts
-//! and the run's statistics, as text or as one JSON document (an array over problems).
+//! `oxilearn learn`: one run of the chosen learner per problem; the best expressions with
+//! their counts and the run's statistics, as text or as one JSON document (an array over
+//! problems). `--save-model` writes the fitted model as a versioned JSON document.
 
+use std::path::Path;
+
+use anyhow::{Context, bail};
 use serde::Serialize;
 
-use super::args::{AlgorithmArg, LearnArgs};
-use super::kb_source::{self, Session};
-use super::learner::{SolutionJson, build_rho, run_celoe, stats_line};
+use super::args::LearnArgs;
+use super::learner::{Prepared, SolutionJson, cancelled, checked_examples, fit, prepare, stats_line};
 use super::print_json;
-use super::problems::{examples_of, fallback_kb, load_selected};
-use crate::learn::{QualityMeasure, RunStats};
+use super::problems::load_selected;
+use crate::learn::{Examples, FitResult, QualityMeasure, RunStats, document};
 use crate::oracle::Semantics;
 use crate::problem::LearningProblem;
-use crate::refine::rho::Rho;
 
-/// The documented JSON shape of one problem's run (later learners add fields).
+/// The documented JSON shape of one problem's run: the common fields, then the learner's
+/// own (flattened).
 #[derive(Serialize)]
 pub struct LearnJson {
     pub problem: String,
@@ -25,50 +28,71 @@ pub struct LearnJson {
     /// Best first.
     pub solutions: Vec<SolutionJson>,
     pub stats: RunStats,
-}
-
-pub fn algorithm_name(a: AlgorithmArg) -> &'static str {
-    match a {
-        AlgorithmArg::Celoe => "celoe",
-        AlgorithmArg::Tbc => "tbc",
-    }
+    #[serde(flatten)]
+    pub extras: serde_json::Map<String, serde_json::Value>,
+    /// For the text output only.
+    #[serde(skip)]
+    pub description: Option<String>,
 }
 
 fn learn_one(
-    session: &Session,
+    prep: &Prepared,
     args: &LearnArgs,
-    rho: &Rho,
     p: &LearningProblem,
-) -> anyhow::Result<LearnJson> {
-    let examples = examples_of(session, p)?;
-    let run = run_celoe(session, args, rho, &examples, &p.name)?;
-    Ok(LearnJson {
+    examples: &Examples,
+) -> anyhow::Result<(LearnJson, FitResult)> {
+    let run = fit(prep, args, examples, None, &p.name)?;
+    let session = &prep.session;
+    let extras = (prep.entry.extras)(session, &run, examples, false)?;
+    let json = LearnJson {
         problem: p.name.clone(),
-        algorithm: algorithm_name(args.algorithm),
-        quality: run.model.quality_measure,
-        semantics: run.model.semantics,
+        algorithm: prep.entry.name,
+        quality: run.quality,
+        semantics: run.semantics,
         positives: examples.positives().len(),
         negatives: examples.negatives().len(),
         solutions: run
-            .model
             .solutions
             .iter()
             .map(|s| SolutionJson::of(session, s))
             .collect(),
-        stats: run.stats,
-    })
+        stats: run.stats.clone(),
+        extras,
+        description: run
+            .model
+            .concept()
+            .is_none()
+            .then(|| run.model.describe(&session.vocabulary)),
+    };
+    Ok((json, run))
 }
 
 pub fn run(args: LearnArgs) -> anyhow::Result<()> {
-    if args.algorithm == AlgorithmArg::Tbc {
-        return super::tbc::learn(args);
-    }
     let problems = load_selected(&args.problems, &args.problem)?;
-    let session = kb_source::open(&args.kb, fallback_kb(&problems))?;
-    let rho = build_rho(&session, &args.rho)?;
+    if args.save_model.is_some() && problems.len() != 1 {
+        bail!(
+            "--save-model saves one model: select one of the {} problems with --problem",
+            problems.len()
+        );
+    }
+    let prep = prepare(&args, &problems, None)?;
+    let examples = checked_examples(&prep.session, &problems)?;
     let mut results = Vec::new();
-    for p in &problems {
-        let r = learn_one(&session, &args, &rho, p)?;
+    for (p, ex) in problems.iter().zip(&examples) {
+        if cancelled() {
+            break;
+        }
+        let (r, run) = learn_one(&prep, &args, p, ex)?;
+        if let Some(path) = &args.save_model {
+            let learner = (prep.entry.build)(&args, &prep.session, &prep.rho)?;
+            let text = document::to_json(
+                run.model.as_ref(),
+                learner.parameters(),
+                Some(&p.name),
+                prep.session.signature().as_ref(),
+            );
+            write_atomically(path, &text)?;
+        }
         if !args.json {
             print_text(&r)?;
         }
@@ -77,6 +101,25 @@ pub fn run(args: LearnArgs) -> anyhow::Result<()> {
     if args.json {
         print_json(&results)?;
     }
+    Ok(())
+}
+
+/// Writes `text` to a temporary file beside `path`, then renames it over `path`, so a
+/// reader never sees half a model.
+pub fn write_atomically(path: &Path, text: &str) -> anyhow::Result<()> {
+    let name = path
+        .file_name()
+        .with_context(|| format!("--save-model {}: not a file name", path.display()))?;
+    let tmp = path.with_file_name(format!(
+        ".{}.tmp-{}",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
+    std::fs::write(&tmp, text).with_context(|| format!("writing {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| {
+        let _ = std::fs::remove_file(&tmp);
+        format!("moving the model into {}", path.display())
+    })?;
     Ok(())
 }
 
@@ -89,8 +132,16 @@ fn print_text(r: &LearnJson) -> anyhow::Result<()> {
         r.algorithm,
         r.quality.name()
     );
-    if r.solutions.is_empty() {
+    if let Some(d) = &r.description {
+        for line in d.lines() {
+            outln!("  {line}");
+        }
+    }
+    if r.solutions.is_empty() && r.description.is_none() {
         outln!("  no solution (the start class misses more positives than the noise allows)");
+    }
+    if r.description.is_some() && !r.solutions.is_empty() {
+        outln!("  feature concepts as classifiers on their own, best first:");
     }
     for (i, s) in r.solutions.iter().enumerate() {
         outln!("  {:>2}. {}", i + 1, s.manchester);
@@ -105,6 +156,12 @@ fn print_text(r: &LearnJson) -> anyhow::Result<()> {
             s.f1,
             s.accuracy
         );
+    }
+    if let (Some(pr), Some(roc)) = (
+        r.extras.get("auc_pr").and_then(|v| v.as_f64()),
+        r.extras.get("auc_roc").and_then(|v| v.as_f64()),
+    ) {
+        outln!("  training ranking: AUC-PR {pr:.4}, AUC-ROC {roc:.4}");
     }
     outln!("  stats: {}", stats_line(&r.stats));
     Ok(())

@@ -1,108 +1,181 @@
-//! Turning the command line into a learner run: parameters, the refinement operator (with
-//! numeric split points from the training examples), the run itself, and the JSON shapes
-//! every learner command shares.
+//! The one pipeline behind `learn`, `cv` and `bench learn`: pick the learner from the
+//! registry (refusing flags it cannot use), open the KB (timing load and signature), check
+//! every problem's examples before running any, build the operator once, and run the
+//! learner under a [`RunControl`] built from the shared flags (budgets, Ctrl-C, progress).
+//! It also holds the JSON shapes those commands share.
 
-use std::time::Duration;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use serde::Serialize;
 
-use super::args::{LearnArgs, QualityArg, RhoArgs};
-use super::kb_source::Session;
+use super::args::{KbArgs, LearnArgs};
+use super::kb_source::{self, Session};
+use super::problems::examples_of;
 use super::progress::SearchProgress;
-use crate::concept::{Concept, length};
-use crate::learn::celoe::{Celoe, CeloeParams, CeloeRun};
-use crate::learn::search::{Budget, OeHeuristic};
-use crate::learn::{Examples, QualityMeasure, RunStats, Solution, splits};
-use crate::refine::rho::{Rho, RhoOptions};
+use super::registry::{LearnerEntry, entry_for};
+use crate::concept::length;
+use crate::learn::{Examples, FitResult, RunControl, RunStats, Solution, TrainingSet, splits};
+use crate::problem::LearningProblem;
+use crate::refine::rho::Rho;
 
-pub fn quality_of(q: QualityArg) -> QualityMeasure {
-    match q {
-        QualityArg::F1 => QualityMeasure::F1,
-        QualityArg::Accuracy => QualityMeasure::Accuracy,
-    }
+/// An opened KB with the learner's entry and operator, ready to run problems.
+pub struct Prepared {
+    pub session: Session,
+    pub entry: &'static LearnerEntry,
+    pub rho: Rho,
+    pub load_ms: u64,
+    pub signature_ms: u64,
 }
 
-pub fn rho_options(a: &RhoArgs) -> RhoOptions {
-    RhoOptions {
-        use_negation: !a.no_negation,
-        use_all: !a.no_all,
-        use_exists: !a.no_exists,
-        use_cardinality: !a.no_cardinality,
-        cardinality_limit: a.cardinality_limit,
-        use_boolean_data: !a.no_booleans,
-        use_numeric_data: !a.no_numbers,
-        max_numeric_splits: a.numeric_splits,
-        use_inverse: a.inverse,
-        use_self: a.has_self,
-        use_disjunction: !a.no_disjunction,
-        ..RhoOptions::default()
-    }
+fn ms(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }
 
-/// CELOE's parameters from the command line.
-pub fn celoe_params(args: &LearnArgs, session: &Session) -> anyhow::Result<CeloeParams> {
-    let s = &args.search;
-    if !(s.max_runtime.is_finite() && s.max_runtime >= 0.0) {
+/// Opens the KB, timing the load and the signature separately where they are separate
+/// (files; an endpoint's open is all signature).
+pub fn open_timed(kb: &KbArgs, fallback: Option<PathBuf>) -> anyhow::Result<(Session, u64, u64)> {
+    if kb.endpoint.is_some() {
+        let t = Instant::now();
+        let s = kb_source::open(kb, fallback)?;
+        return Ok((s, 0, ms(t.elapsed())));
+    }
+    let files = if kb.kb.is_empty() {
+        fallback.into_iter().collect()
+    } else {
+        kb.kb.clone()
+    };
+    let t = Instant::now();
+    let (store, triples) = kb_source::load_store(&files, kb.format.as_deref())?;
+    let load_ms = ms(t.elapsed());
+    let t = Instant::now();
+    let session = kb_source::session_over(store, triples, kb)?;
+    Ok((session, load_ms, ms(t.elapsed())))
+}
+
+/// Everything a learner command does before its first run. `kb` overrides the arguments'
+/// KB (`bench learn --compare`).
+pub fn prepare(
+    args: &LearnArgs,
+    problems: &[LearningProblem],
+    kb: Option<&KbArgs>,
+) -> anyhow::Result<Prepared> {
+    let entry = entry_for(args)?;
+    check_budgets(args)?;
+    let fallback = problems.iter().find_map(|p| p.kb_file.clone());
+    let (session, load_ms, signature_ms) = match kb {
+        Some(kb) => open_timed(kb, None)?,
+        None => open_timed(&args.kb, fallback)?,
+    };
+    let t = Instant::now();
+    let rho = splits::rho_over_kb(&session.oracle, session.signature(), (entry.operator)(args))
+        .context("reading the numeric values of the data properties")?;
+    let signature_ms = signature_ms + ms(t.elapsed());
+    Ok(Prepared {
+        session,
+        entry,
+        rho,
+        load_ms,
+        signature_ms,
+    })
+}
+
+fn check_budgets(args: &LearnArgs) -> anyhow::Result<()> {
+    let r = args.search.max_runtime;
+    if !(r.is_finite() && r >= 0.0) {
+        bail!("--max-runtime must be a non-negative number of seconds (0 = no limit), not {r}");
+    }
+    Ok(())
+}
+
+/// Every problem's examples, checked before any run; all problems that are wrong are
+/// reported at once.
+pub fn checked_examples(
+    session: &Session,
+    problems: &[LearningProblem],
+) -> anyhow::Result<Vec<Examples>> {
+    let mut out = Vec::new();
+    let mut errors = Vec::new();
+    for p in problems {
+        match examples_of(session, p) {
+            Ok(e) => out.push(e),
+            Err(e) => errors.push(format!("{e:#}")),
+        }
+    }
+    if !errors.is_empty() {
         bail!(
-            "--max-runtime must be a non-negative number of seconds, not {}",
-            s.max_runtime
+            "{} of {} problems cannot be run:\n  {}",
+            errors.len(),
+            problems.len(),
+            errors.join("\n  ")
         );
     }
-    let start = match &s.start_class {
-        Some(text) => session.parse_concept(text)?,
-        None => Concept::Top,
-    };
-    let params = CeloeParams {
-        quality: quality_of(s.quality),
-        noise_percentage: s.noise,
-        max_depth: s.max_depth,
-        max_length: s.max_length,
-        max_results: s.max_results,
-        start,
-        budget: Budget {
-            max_runtime: (s.max_runtime > 0.0).then(|| Duration::from_secs_f64(s.max_runtime)),
-            max_tests: s.max_tests,
-            cancel: None,
-        },
-        heuristic: OeHeuristic {
-            start_node_bonus: s.start_bonus,
-            gain_bonus_factor: s.gain_bonus,
-            expansion_penalty_factor: s.expansion_penalty,
-            node_refinement_penalty: s.refinement_penalty,
-        },
-        stop_on_perfect: !s.keep_searching,
-        minimize: !s.no_minimize,
-        semantics: args.semantics.into(),
-        ..CeloeParams::default()
-    };
-    params
-        .validate()
-        .context("invalid learner parameters (see --help)")?;
-    Ok(params)
+    Ok(out)
 }
 
-/// The operator over the session's signature, with split points from the KB's values
-/// (built once per command: it does not depend on the examples).
-pub fn build_rho(session: &Session, args: &RhoArgs) -> anyhow::Result<Rho> {
-    splits::rho_over_kb(&session.oracle, session.signature(), rho_options(args))
-        .context("reading the numeric values of the data properties")
+/// The process-wide cancellation flag, set by Ctrl-C (installed on first use). A second
+/// Ctrl-C exits at once.
+pub fn cancel_flag() -> Arc<AtomicBool> {
+    static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
+    FLAG.get_or_init(|| {
+        let flag = Arc::new(AtomicBool::new(false));
+        let handler_flag = flag.clone();
+        // Failing to install (e.g. a handler already exists) only loses Ctrl-C handling.
+        let _ = ctrlc::set_handler(move || {
+            if handler_flag.swap(true, Ordering::SeqCst) {
+                std::process::exit(130);
+            }
+            eprintln!("\ninterrupted: stopping and reporting the best so far (Ctrl-C again to quit)");
+        });
+        flag
+    })
+    .clone()
 }
 
-/// One CELOE run on `examples`, with a progress line labelled `label`.
-pub fn run_celoe(
-    session: &Session,
+/// Whether Ctrl-C was pressed (later problems are then not started).
+pub fn cancelled() -> bool {
+    cancel_flag().load(Ordering::Relaxed)
+}
+
+/// The run's control from the shared flags: `--max-runtime` (0 = no limit), `--max-tests`,
+/// Ctrl-C, and a progress line labelled `label`.
+pub fn control(args: &LearnArgs, progress: &Arc<SearchProgress>) -> RunControl {
+    let r = args.search.max_runtime;
+    let p = progress.clone();
+    RunControl {
+        max_runtime: (r > 0.0).then(|| Duration::from_secs_f64(r)),
+        max_tests: args.search.max_tests,
+        max_queries: None,
+        cancel: Some(cancel_flag()),
+        progress: None,
+    }
+    .with_progress(move |x| p.update(x))
+}
+
+/// One run of the prepared learner on `examples` (asking the oracle over `context` when
+/// given), with the command's load and signature timings in its stats.
+pub fn fit(
+    prep: &Prepared,
     args: &LearnArgs,
-    rho: &Rho,
     examples: &Examples,
+    context: Option<&Examples>,
     label: &str,
-) -> anyhow::Result<CeloeRun> {
-    let params = celoe_params(args, session)?;
-    let celoe = Celoe::new(params, rho)?;
-    let progress = SearchProgress::new(label, args.quiet);
-    let run = celoe.fit_with_progress(&session.oracle, examples, &|p| progress.update(p));
+) -> anyhow::Result<FitResult> {
+    let learner = (prep.entry.build)(args, &prep.session, &prep.rho)?;
+    let progress = Arc::new(SearchProgress::new(label, args.quiet));
+    let mut training = TrainingSet::from_examples(examples.clone());
+    if let Some(c) = context {
+        training = training.with_context(c.all().clone());
+    }
+    let run = learner.fit(&prep.session.oracle, &training, &control(args, &progress));
     progress.finish();
-    Ok(run?)
+    let mut run = run.with_context(|| format!("learning {label}"))?;
+    run.stats.load_ms = prep.load_ms;
+    run.stats.signature_ms = prep.signature_ms;
+    Ok(run)
 }
 
 /// A solution as printed in JSON (names are stable).
@@ -137,7 +210,7 @@ impl SolutionJson {
     }
 }
 
-/// The statistics line of the text output.
+/// The statistics line of the text output (a rate only when the time is measurable).
 pub fn stats_line(stats: &RunStats) -> String {
     let lookups = stats.cache_hits + stats.cache_misses;
     let hit_rate = if lookups == 0 {
@@ -145,15 +218,23 @@ pub fn stats_line(stats: &RunStats) -> String {
     } else {
         100.0 * stats.cache_hits as f64 / lookups as f64
     };
+    let rate = stats
+        .tests_per_second()
+        .map_or_else(String::new, |r| format!(" ({r:.0}/s)"));
+    let nodes = stats
+        .detail_u64("nodes")
+        .map_or_else(String::new, |n| format!(", {n} search-tree nodes"));
+    let time = if stats.elapsed_ms == 0 {
+        "under 1 ms".to_owned()
+    } else {
+        format!("{} ms", stats.elapsed_ms)
+    };
     format!(
-        "{} concepts tested ({:.0}/s), {} queries sent, cache hit rate {:.1}%, {} ms, \
-         {} search-tree nodes, termination: {}",
+        "{} concepts tested{rate}, {} queries sent, cache hit rate {:.1}%, {time}{nodes}, \
+         termination: {}",
         stats.concepts_tested,
-        stats.tests_per_second(),
         stats.queries_sent,
         hit_rate,
-        stats.elapsed_ms,
-        stats.nodes,
         stats.termination.name()
     )
 }

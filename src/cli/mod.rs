@@ -19,20 +19,23 @@ mod instances;
 mod kb_source;
 mod learn;
 mod learner;
+mod learners;
+mod model_file;
+mod predict;
 mod problems;
 mod progress;
+mod registry;
 mod signature;
-mod tbc;
 
 use std::process::ExitCode;
 
-use clap::Parser;
+use clap::{CommandFactory, FromArgMatches};
 
 pub use args::{Cli, Command};
 
 /// Parses arguments, runs the command, maps errors to exit code 2.
 pub fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let cli = match parse() {
         Ok(cli) => cli,
         Err(e) => {
             let code = if e.use_stderr() { 2 } else { 0 };
@@ -51,6 +54,44 @@ pub fn main() -> ExitCode {
     }
 }
 
+/// Parses the command line, recording which flags were given (not defaulted) in the
+/// learner commands' arguments, so a learner can refuse flags it cannot use.
+pub fn parse() -> Result<Cli, clap::Error> {
+    let matches = Cli::command().try_get_matches()?;
+    let mut cli = Cli::from_arg_matches(&matches)?;
+    let explicit = explicit_flags(&Cli::command(), &matches);
+    match &mut cli.command {
+        Command::Learn(a) => a.explicit = explicit,
+        Command::Cv(a) => a.learn.explicit = explicit,
+        Command::Bench(b) => {
+            if let args::BenchCommand::Learn(a) = &mut b.what {
+                a.learn.explicit = explicit;
+            }
+        }
+        _ => {}
+    }
+    Ok(cli)
+}
+
+/// The long names of the flags given on the command line of the innermost subcommand.
+fn explicit_flags(cmd: &clap::Command, matches: &clap::ArgMatches) -> Vec<String> {
+    if let Some((name, sub)) = matches.subcommand()
+        && let Some(sub_cmd) = cmd.find_subcommand(name)
+    {
+        return explicit_flags(sub_cmd, sub);
+    }
+    let mut out: Vec<String> = cmd
+        .get_arguments()
+        .filter(|a| {
+            matches.value_source(a.get_id().as_str())
+                == Some(clap::parser::ValueSource::CommandLine)
+        })
+        .filter_map(|a| a.get_long().map(str::to_owned))
+        .collect();
+    out.sort();
+    out
+}
+
 pub fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Instances(a) => instances::run(a),
@@ -58,6 +99,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Signature(a) => signature::run(a),
         Command::Learn(a) => learn::run(a),
         Command::Cv(a) => cv::run(a),
+        Command::Predict(a) => predict::run(a),
         Command::Bench(a) => bench::run(a),
         Command::GenerateProblems(a) => generate::run(a),
     }

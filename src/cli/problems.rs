@@ -5,7 +5,6 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, bail};
 
 use super::kb_source::Session;
-use crate::eval::{Fold, stratified_folds};
 use crate::learn::Examples;
 use crate::oracle::IndividualSet;
 use crate::problem::{self, LearningProblem};
@@ -51,15 +50,4 @@ pub fn example_sets(
 pub fn examples_of(session: &Session, p: &LearningProblem) -> anyhow::Result<Examples> {
     let (pos, neg) = example_sets(session, p)?;
     Examples::new(pos, neg).with_context(|| format!("problem {}", p.name))
-}
-
-/// The seeded stratified folds of a problem's examples, with the problem named on error.
-pub fn folds_of(
-    examples: &Examples,
-    folds: usize,
-    seed: u64,
-    problem: &str,
-) -> anyhow::Result<Vec<Fold>> {
-    stratified_folds(examples.positives(), examples.negatives(), folds, seed)
-        .with_context(|| format!("problem {problem}"))
 }

@@ -1,18 +1,18 @@
 //! A progress line on stderr for runs longer than a second (off with `--quiet` and when
 //! stderr is not a terminal, so logs and pipes stay clean).
 
-use std::cell::RefCell;
 use std::io::IsTerminal;
+use std::sync::Mutex;
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::learn::celoe::Progress;
+use crate::learn::Progress;
 
 pub struct SearchProgress {
     label: String,
     enabled: bool,
-    bar: RefCell<Option<ProgressBar>>,
+    bar: Mutex<Option<ProgressBar>>,
 }
 
 impl SearchProgress {
@@ -20,7 +20,7 @@ impl SearchProgress {
         SearchProgress {
             label: label.into(),
             enabled: !quiet && std::io::stderr().is_terminal(),
-            bar: RefCell::new(None),
+            bar: Mutex::new(None),
         }
     }
 
@@ -28,7 +28,9 @@ impl SearchProgress {
         if !self.enabled || p.elapsed < Duration::from_secs(1) {
             return;
         }
-        let mut bar = self.bar.borrow_mut();
+        let Ok(mut bar) = self.bar.lock() else {
+            return;
+        };
         let bar = bar.get_or_insert_with(|| {
             let bar = ProgressBar::new_spinner();
             if let Ok(style) = ProgressStyle::with_template("{spinner} {elapsed} {msg}") {
@@ -44,7 +46,7 @@ impl SearchProgress {
     }
 
     pub fn finish(&self) {
-        if let Some(bar) = self.bar.borrow_mut().take() {
+        if let Some(bar) = self.bar.lock().ok().and_then(|mut b| b.take()) {
             bar.finish_and_clear();
         }
     }

@@ -1,5 +1,6 @@
-//! Errors of the learners.
+//! Errors of the learners (one type for every learner).
 
+use crate::eval::FoldError;
 use crate::oracle::OracleError;
 
 #[derive(Debug, thiserror::Error)]
@@ -9,8 +10,33 @@ pub enum LearnError {
     InvalidParameter { name: &'static str, message: String },
     #[error("the learning problem has no positive examples")]
     NoPositives,
+    #[error(
+        "the learning problem needs positive and negative examples ({positives} positive, 0 negative)"
+    )]
+    NoNegatives { positives: usize },
     #[error("{count} individuals are both positive and negative examples")]
     OverlappingExamples { count: usize },
-    #[error(transparent)]
+    #[error("invalid training data: {0}")]
+    InvalidTraining(String),
+    #[error("{learner} learns from {needs} examples, not {given} ones")]
+    UnsupportedTraining {
+        learner: &'static str,
+        needs: &'static str,
+        given: &'static str,
+    },
+    #[error("cannot read the model: {0}")]
+    ModelFormat(String),
+    #[error("cross-validation")]
+    Folds(#[from] FoldError),
+    #[error("the oracle failed")]
     Oracle(#[from] OracleError),
+}
+
+impl LearnError {
+    pub(crate) fn invalid(name: &'static str, message: impl Into<String>) -> Self {
+        LearnError::InvalidParameter {
+            name,
+            message: message.into(),
+        }
+    }
 }

@@ -1,16 +1,25 @@
-//! The learners. Each is a folder with its parameters, its search and its fitted model; they
-//! see the [`MembershipOracle`](crate::oracle::MembershipOracle) trait and a
+//! The learners and what they share.
+//!
+//! Every learner implements [`Learner`]: built from validated parameters, it fits a
+//! [`TrainingSet`] under a [`RunControl`] (budgets, progress, cancellation) and returns a
+//! [`FitResult`] whose [`Model`] predicts without the learner and saves to a versioned JSON
+//! document ([`document`]). One [`Termination`] and one [`RunStats`] serve all learners, and
+//! [`experiment::cross_validate`] cross-validates any of them. Learners see the
+//! [`MembershipOracle`](crate::oracle::MembershipOracle) trait and a
 //! [`Refinement`](crate::refine::Refinement) operator, never SPARQL or a backend.
 //!
-//! Parts later learners reuse live beside them: [`search`] (budgets, the search tree, node
-//! scoring, batch evaluation, the best-solutions set), [`quality`] (F1 or accuracy),
-//! [`minimize`] (removing redundant parts of a solution), [`model`] (a fitted concept
-//! model that predicts without the learner) and [`targets`] (seeded random target concepts
-//! for experiments).
+//! Parts later learners reuse live beside them: [`search`] (the search tree, node scoring,
+//! batch evaluation, the best-solutions set), [`quality`] (F1 or accuracy), [`minimize`]
+//! (removing redundant parts of a solution), [`model`] (CELOE's fitted concept model) and
+//! [`targets`] (seeded random target concepts for experiments).
 
 pub mod celoe;
+mod control;
+pub mod document;
 mod error;
 mod examples;
+pub mod experiment;
+mod learner;
 pub mod minimize;
 pub mod model;
 pub mod quality;
@@ -19,9 +28,13 @@ pub mod splits;
 mod stats;
 pub mod targets;
 pub mod tbc;
+mod training;
 
+pub use control::{Progress, ProgressFn, QueryBudgeted, RunClock, RunControl};
 pub use error::LearnError;
 pub use examples::Examples;
+pub use learner::{FitResult, Learner, Model, Prediction};
 pub use model::{ConceptModel, Solution};
 pub use quality::QualityMeasure;
-pub use stats::RunStats;
+pub use stats::{RunStats, Termination};
+pub use training::{TrainingKind, TrainingSet};

@@ -1,10 +1,20 @@
-//! A fitted concept model: the best class expressions with their training counts. It
-//! predicts through any oracle, without the learner that found it.
+//! CELOE's fitted model: the best class expressions with their training counts. It
+//! predicts through any oracle, without the learner that found it: an individual is a
+//! member when the best solution covers it, and its score is the training quality of the
+//! best solution that covers it (0 when none does), so the whole list ranks individuals.
 
-use crate::concept::Concept;
+use serde::{Deserialize, Serialize, Serializer};
+
+use super::document::ModelLoader;
+use super::{Examples, LearnError, Model, Prediction, QualityMeasure};
+use crate::concept::{Concept, Vocabulary, parse, to_dl, to_manchester, to_manchester_full};
 use crate::eval::Confusion;
-use crate::learn::{Examples, QualityMeasure};
 use crate::oracle::{IndividualSet, MembershipOracle, OracleError, Semantics};
+
+/// Serialises a concept as Manchester syntax with full IRIs (for saved models).
+pub(crate) fn concept_as_text<S: Serializer>(c: &Concept, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&to_manchester_full(c))
+}
 
 /// One learned class expression and how it did on the training examples.
 #[derive(Clone, Debug, PartialEq)]
@@ -23,6 +33,25 @@ pub struct ConceptModel {
     pub solutions: Vec<Solution>,
 }
 
+/// A solution in a saved model.
+#[derive(Serialize, Deserialize)]
+struct SolutionBody {
+    concept: String,
+    tp: usize,
+    fp: usize,
+    tn: usize,
+    #[serde(rename = "fn")]
+    fn_: usize,
+    quality: f64,
+}
+
+#[derive(Serialize, Deserialize)]
+struct Body {
+    quality: String,
+    semantics: String,
+    solutions: Vec<SolutionBody>,
+}
+
 impl ConceptModel {
     pub fn best(&self) -> Option<&Solution> {
         self.solutions.first()
@@ -30,7 +59,7 @@ impl ConceptModel {
 
     /// The individuals of `among` the best solution classifies as members (none without a
     /// solution).
-    pub fn predict<O: MembershipOracle + ?Sized>(
+    pub fn members<O: MembershipOracle + ?Sized>(
         &self,
         oracle: &O,
         among: &IndividualSet,
@@ -47,6 +76,140 @@ impl ConceptModel {
         oracle: &O,
         examples: &Examples,
     ) -> Result<Confusion, OracleError> {
-        Ok(examples.confusion(&self.predict(oracle, examples.all())?))
+        Ok(examples.confusion(&self.members(oracle, examples.all())?))
+    }
+
+    fn from_body(body: &serde_json::Value, vocabulary: &Vocabulary) -> Result<Self, LearnError> {
+        let bad = |m: String| LearnError::ModelFormat(m);
+        let b: Body = serde_json::from_value(body.clone())
+            .map_err(|e| bad(format!("celoe model: {e}")))?;
+        let quality_measure = match b.quality.as_str() {
+            "f1" => QualityMeasure::F1,
+            "accuracy" => QualityMeasure::Accuracy,
+            q => return Err(bad(format!("celoe model: unknown quality {q:?}"))),
+        };
+        let semantics = match b.semantics.as_str() {
+            "closed" => Semantics::Closed,
+            "open" => Semantics::Open,
+            s => return Err(bad(format!("celoe model: unknown semantics {s:?}"))),
+        };
+        let solutions = b
+            .solutions
+            .into_iter()
+            .map(|s| {
+                let concept = parse(&s.concept, vocabulary)
+                    .map_err(|e| bad(format!("celoe model: concept `{}`: {e}", s.concept)))?;
+                Ok(Solution {
+                    concept: crate::concept::normalize(&concept),
+                    confusion: Confusion {
+                        tp: s.tp,
+                        fp: s.fp,
+                        tn: s.tn,
+                        fn_: s.fn_,
+                    },
+                    quality: s.quality,
+                })
+            })
+            .collect::<Result<_, LearnError>>()?;
+        Ok(ConceptModel {
+            quality_measure,
+            semantics,
+            solutions,
+        })
+    }
+}
+
+impl Model for ConceptModel {
+    fn algorithm(&self) -> &'static str {
+        "celoe"
+    }
+
+    fn concept(&self) -> Option<&Concept> {
+        self.best().map(|s| &s.concept)
+    }
+
+    fn describe(&self, vocabulary: &Vocabulary) -> String {
+        match self.best() {
+            Some(s) => format!(
+                "{}\nDL: {}",
+                to_manchester(&s.concept, vocabulary),
+                to_dl(&s.concept, vocabulary)
+            ),
+            None => "no solution (every individual is predicted a non-member)".to_owned(),
+        }
+    }
+
+    fn predict_within(
+        &self,
+        oracle: &dyn MembershipOracle,
+        individuals: &IndividualSet,
+        among: &IndividualSet,
+    ) -> Result<Vec<Prediction>, LearnError> {
+        let among = among.union(individuals);
+        let mut score = vec![0.0f64; individuals.universe()];
+        let mut member = IndividualSet::empty(individuals.universe());
+        for (rank, s) in self.solutions.iter().enumerate() {
+            let covered = oracle
+                .members(&s.concept, &among, self.semantics)?
+                .intersection(individuals);
+            if rank == 0 {
+                member = covered.clone();
+            }
+            for id in covered.iter() {
+                score[id.index()] = score[id.index()].max(s.quality);
+            }
+        }
+        Ok(individuals
+            .iter()
+            .map(|id| Prediction {
+                score: Some(score[id.index()]),
+                ..Prediction::member(id, member.contains(id))
+            })
+            .collect())
+    }
+
+    fn is_scored(&self) -> bool {
+        true
+    }
+
+    fn body(&self) -> serde_json::Value {
+        let body = Body {
+            quality: self.quality_measure.name().to_owned(),
+            semantics: match self.semantics {
+                Semantics::Closed => "closed",
+                Semantics::Open => "open",
+            }
+            .to_owned(),
+            solutions: self
+                .solutions
+                .iter()
+                .map(|s| SolutionBody {
+                    concept: to_manchester_full(&s.concept),
+                    tp: s.confusion.tp,
+                    fp: s.confusion.fp,
+                    tn: s.confusion.tn,
+                    fn_: s.confusion.fn_,
+                    quality: s.quality,
+                })
+                .collect(),
+        };
+        serde_json::to_value(body).unwrap_or_default()
+    }
+}
+
+/// Reads CELOE's model body.
+pub(crate) struct ConceptModelLoader;
+
+impl ModelLoader for ConceptModelLoader {
+    fn algorithm(&self) -> &'static str {
+        "celoe"
+    }
+
+    fn load(
+        &self,
+        body: &serde_json::Value,
+        vocabulary: &Vocabulary,
+    ) -> Result<Box<dyn Model>, LearnError> {
+        Ok(Box::new(ConceptModel::from_body(body, vocabulary)?))
     }
 }

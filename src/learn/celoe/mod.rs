@@ -9,6 +9,10 @@
 //! would miss at least as many). The best distinct solutions are kept and, at the end,
 //! minimised. With a test budget the run is deterministic: batches are answered in input
 //! order and ties in the tree are broken by length and insertion order.
+//!
+//! Budgets come from the [`RunControl`]: the clock is checked between candidates of a
+//! batch, and an oracle that reports [`BudgetExhausted`](crate::oracle::BudgetExhausted)
+//! (query budget, deadline) ends the run cleanly with the solutions found so far.
 
 mod params;
 
@@ -17,19 +21,14 @@ use rustc_hash::FxHashSet;
 pub use params::CeloeParams;
 
 use super::minimize::Minimizer;
-use super::search::{BestSolutions, BudgetClock, Evaluator, SearchTree, Termination};
-use super::{ConceptModel, Examples, LearnError, RunStats, Solution};
+use super::search::{BestSolutions, Evaluator, SearchTree};
+use super::{
+    ConceptModel, Examples, FitResult, LearnError, Learner, Progress, QueryBudgeted, RunControl,
+    RunStats, Solution, Termination, TrainingSet,
+};
 use crate::concept::{Concept, depth, length, normalize};
-use crate::oracle::MembershipOracle;
+use crate::oracle::{MembershipOracle, OracleError};
 use crate::refine::Refinement;
-
-/// A snapshot for progress displays.
-#[derive(Clone, Copy, Debug)]
-pub struct Progress {
-    pub concepts_tested: u64,
-    pub best_quality: f64,
-    pub elapsed: std::time::Duration,
-}
 
 /// A finished run: the model and what it cost.
 #[derive(Clone, Debug)]
@@ -45,6 +44,14 @@ pub struct Celoe<'r> {
 
 const PERFECT: f64 = 1.0 - 1e-12;
 
+/// A budget the oracle reported ends the search cleanly; any other error is an error.
+fn budget_stop(e: OracleError) -> Result<Termination, LearnError> {
+    match e.budget_exhausted() {
+        Some(b) => Ok(b.into()),
+        None => Err(e.into()),
+    }
+}
+
 impl<'r> Celoe<'r> {
     pub fn new(params: CeloeParams, refinement: &'r dyn Refinement) -> Result<Self, LearnError> {
         params.validate()?;
@@ -55,23 +62,27 @@ impl<'r> Celoe<'r> {
         &self.params
     }
 
-    pub fn fit<O: MembershipOracle + ?Sized>(
+    /// Searches for expressions separating `examples` under `control`'s budgets.
+    pub fn run<O: MembershipOracle + ?Sized>(
         &self,
         oracle: &O,
         examples: &Examples,
+        control: &RunControl,
     ) -> Result<CeloeRun, LearnError> {
-        self.fit_with_progress(oracle, examples, &|_| {})
+        match control.max_queries {
+            Some(limit) => self.run_on(&QueryBudgeted::new(oracle, limit), examples, control),
+            None => self.run_on(oracle, examples, control),
+        }
     }
 
-    /// Like [`Celoe::fit`], calling `progress` after every scored batch.
-    pub fn fit_with_progress<O: MembershipOracle + ?Sized>(
+    fn run_on<O: MembershipOracle + ?Sized>(
         &self,
         oracle: &O,
         examples: &Examples,
-        progress: &dyn Fn(&Progress),
+        control: &RunControl,
     ) -> Result<CeloeRun, LearnError> {
         let p = &self.params;
-        let clock = BudgetClock::start(p.budget.clone());
+        let clock = control.start(oracle);
         let stats_before = oracle.stats();
         let evaluator = Evaluator::new(
             oracle,
@@ -87,80 +98,105 @@ impl<'r> Celoe<'r> {
         let mut refinements: u64 = 0;
 
         let start = normalize(&p.start);
-        let root = evaluator.evaluate(&start)?;
-        tests += 1;
         seen.insert(start.clone());
-        let termination = if root.too_weak {
-            // Nothing below a start that misses too many positives can do better.
-            Termination::Exhausted
-        } else {
-            best.offer(&start, root.quality, root.confusion);
-            tree.add(start, root.quality, None);
-            // Per node id: its counts on the examples.
-            let mut node_confusions = vec![root.confusion];
-            loop {
-                if let Some(t) = clock.exhausted(tests) {
-                    break t;
+        let termination = match clock.exhausted(0) {
+            Some(t) => t,
+            None => match evaluator.evaluate(&start) {
+                Err(e) => budget_stop(e)?,
+                // Nothing below a start that misses too many positives can do better.
+                Ok(root) if root.too_weak => {
+                    tests += 1;
+                    Termination::Exhausted
                 }
-                if p.stop_on_perfect && best.best_quality().is_some_and(|q| q >= PERFECT) {
-                    break Termination::PerfectSolution;
-                }
-                let expandable = |n: &super::search::SearchNode| {
-                    (n.quality < PERFECT || n.horizontal_expansion < n.length)
-                        && p.max_length.is_none_or(|m| n.horizontal_expansion < m)
-                };
-                let Some(id) = tree.best_where(expandable) else {
-                    break Termination::Exhausted;
-                };
-                let node = tree.node(id);
-                let limit = node.horizontal_expansion + 1;
-                let previous = node.horizontal_expansion;
-                let concept = node.concept.clone();
-                let parent_confusion = node_confusions[id.0];
-                let refined = self.refinement.refine(&concept, limit);
-                refinements += refined.len() as u64;
-                tree.expanded(id, limit, refined.len());
-                let fresh: Vec<Concept> = refined
-                    .into_iter()
-                    .filter(|r| length(r) > previous && depth(r) <= p.max_depth)
-                    .filter(|r| seen.insert(r.clone()))
-                    .collect();
-                for chunk in fresh.chunks(p.batch_size) {
-                    if clock.exhausted(tests).is_some() {
-                        break;
-                    }
-                    let take = chunk.len().min(clock.tests_left(tests) as usize);
-                    let scored = evaluator.evaluate_batch(&chunk[..take])?;
-                    tests += take as u64;
-                    for (c, e) in chunk.iter().zip(scored) {
-                        if e.too_weak {
-                            continue;
+                Ok(root) => {
+                    tests += 1;
+                    best.offer(&start, root.quality, root.confusion);
+                    tree.add(start, root.quality, None);
+                    // Per node id: its counts on the examples.
+                    let mut node_confusions = vec![root.confusion];
+                    'search: loop {
+                        if let Some(t) = clock.exhausted(tests) {
+                            break t;
                         }
-                        if p.skip_idle_conjuncts
-                            && e.confusion == parent_confusion
-                            && extends_conjunction(&concept, c)
+                        if p.stop_on_perfect && best.best_quality().is_some_and(|q| q >= PERFECT)
                         {
-                            best.offer(c, e.quality, e.confusion);
-                            continue;
+                            break Termination::PerfectSolution;
                         }
-                        tree.add(c.clone(), e.quality, Some(id));
-                        node_confusions.push(e.confusion);
-                        best.offer(c, e.quality, e.confusion);
-                    }
-                    progress(&Progress {
-                        concepts_tested: tests,
-                        best_quality: best.best_quality().unwrap_or(0.0),
-                        elapsed: clock.elapsed(),
-                    });
-                    if p.stop_on_perfect && best.best_quality().is_some_and(|q| q >= PERFECT) {
-                        break;
+                        let expandable = |n: &super::search::SearchNode| {
+                            (n.quality < PERFECT || n.horizontal_expansion < n.length)
+                                && p.max_length.is_none_or(|m| n.horizontal_expansion < m)
+                        };
+                        let Some(id) = tree.best_where(expandable) else {
+                            break Termination::Exhausted;
+                        };
+                        let node = tree.node(id);
+                        let limit = node.horizontal_expansion + 1;
+                        let previous = node.horizontal_expansion;
+                        let concept = node.concept.clone();
+                        let parent_confusion = node_confusions[id.0];
+                        let refined = self.refinement.refine(&concept, limit);
+                        refinements += refined.len() as u64;
+                        tree.expanded(id, limit, refined.len());
+                        let fresh: Vec<Concept> = refined
+                            .into_iter()
+                            .filter(|r| length(r) > previous && depth(r) <= p.max_depth)
+                            .filter(|r| seen.insert(r.clone()))
+                            .collect();
+                        for chunk in fresh.chunks(p.batch_size) {
+                            if let Some(t) = clock.exhausted(tests) {
+                                break 'search t;
+                            }
+                            let take = chunk.len().min(clock.tests_left(tests) as usize);
+                            let (scored, failure) = evaluator
+                                .evaluate_batch_until(&chunk[..take], &|| {
+                                    clock.stopped().is_some()
+                                });
+                            tests += scored.len() as u64;
+                            for (c, e) in chunk.iter().zip(scored) {
+                                if e.too_weak {
+                                    continue;
+                                }
+                                if p.skip_idle_conjuncts
+                                    && e.confusion == parent_confusion
+                                    && extends_conjunction(&concept, c)
+                                {
+                                    best.offer(c, e.quality, e.confusion);
+                                    continue;
+                                }
+                                tree.add(c.clone(), e.quality, Some(id));
+                                node_confusions.push(e.confusion);
+                                best.offer(c, e.quality, e.confusion);
+                            }
+                            clock.report(&Progress {
+                                concepts_tested: tests,
+                                best_quality: best.best_quality().unwrap_or(0.0),
+                                elapsed: clock.elapsed(),
+                            });
+                            if let Some(e) = failure {
+                                break 'search budget_stop(e)?;
+                            }
+                            if p.stop_on_perfect
+                                && best.best_quality().is_some_and(|q| q >= PERFECT)
+                            {
+                                break;
+                            }
+                        }
                     }
                 }
-            }
+            },
         };
-
+        let search_ms = clock.elapsed_ms();
+        // Reporting is bounded work on solutions already found: no deadline for it.
+        clock.release_deadline();
         let solutions = self.report(oracle, &best)?;
         let oracle_stats = RunStats::oracle_delta(stats_before, oracle.stats());
+        let mut details = serde_json::Map::new();
+        details.insert("nodes".into(), tree.len().into());
+        details.insert("refinements".into(), refinements.into());
+        details.insert(
+            "max_horizontal_expansion".into(),
+            tree.max_horizontal_expansion().into(),
+        );
         Ok(CeloeRun {
             model: ConceptModel {
                 quality_measure: p.quality,
@@ -172,17 +208,18 @@ impl<'r> Celoe<'r> {
                 queries_sent: oracle_stats.queries_sent,
                 cache_hits: oracle_stats.cache_hits,
                 cache_misses: oracle_stats.cache_misses,
-                elapsed_ms: clock.elapsed().as_millis() as u64,
+                elapsed_ms: clock.elapsed_ms(),
+                load_ms: 0,
+                signature_ms: 0,
+                search_ms,
                 termination,
-                nodes: tree.len(),
-                refinements,
-                max_horizontal_expansion: tree.max_horizontal_expansion(),
+                details,
             },
         })
     }
 
     /// The kept solutions, minimised if asked (equal coverage, so equal counts), best first
-    /// and distinct.
+    /// and distinct. A solution whose minimisation hits a budget is reported as found.
     fn report<O: MembershipOracle + ?Sized>(
         &self,
         oracle: &O,
@@ -195,7 +232,11 @@ impl<'r> Celoe<'r> {
         let mut out: Vec<Solution> = Vec::new();
         for candidate in best.candidates() {
             let concept = match &minimizer {
-                Some(m) => m.minimize(&candidate.concept)?,
+                Some(m) => match m.minimize(&candidate.concept) {
+                    Ok(c) => c,
+                    Err(e) if e.budget_exhausted().is_some() => candidate.concept,
+                    Err(e) => return Err(e.into()),
+                },
                 None => candidate.concept,
             };
             if out.iter().any(|s| s.concept == concept) {
@@ -214,6 +255,34 @@ impl<'r> Celoe<'r> {
                 .then_with(|| a.concept.cmp(&b.concept))
         });
         Ok(out)
+    }
+}
+
+impl Learner for Celoe<'_> {
+    fn name(&self) -> &'static str {
+        "celoe"
+    }
+
+    fn parameters(&self) -> serde_json::Value {
+        serde_json::to_value(&self.params).unwrap_or_default()
+    }
+
+    fn fit(
+        &self,
+        oracle: &dyn MembershipOracle,
+        training: &TrainingSet,
+        control: &RunControl,
+    ) -> Result<FitResult, LearnError> {
+        let examples = training.as_binary("celoe")?;
+        let run = self.run(oracle, examples, control)?;
+        Ok(FitResult {
+            solutions: run.model.solutions.clone(),
+            quality: run.model.quality_measure,
+            semantics: run.model.semantics,
+            model: Box::new(run.model),
+            stats: run.stats,
+            extras: serde_json::Map::new(),
+        })
     }
 }
 

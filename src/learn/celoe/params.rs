@@ -1,13 +1,12 @@
 //! CELOE's parameters, with the reference implementations' defaults.
 
-use std::time::Duration;
-
 use crate::concept::Concept;
-use crate::learn::search::{Budget, OeHeuristic};
+use crate::learn::search::OeHeuristic;
 use crate::learn::{LearnError, QualityMeasure};
 use crate::oracle::Semantics;
 
-#[derive(Clone, Debug)]
+/// Budgets are not parameters: they come with each run's [`RunControl`](crate::learn::RunControl).
+#[derive(Clone, Debug, serde::Serialize)]
 pub struct CeloeParams {
     /// F1 (default, as Ontolearn reports) or accuracy (DL-Learner's default).
     pub quality: QualityMeasure,
@@ -22,10 +21,9 @@ pub struct CeloeParams {
     /// Distinct best solutions kept (DL-Learner: 10).
     pub max_results: usize,
     /// Where the search starts (⊤ by default).
+    #[serde(serialize_with = "crate::learn::model::concept_as_text")]
     pub start: Concept,
     pub heuristic: OeHeuristic,
-    /// Time (10 s by default), test count, cancellation.
-    pub budget: Budget,
     /// Stop as soon as a solution has quality 1 (default on: a definition was found).
     pub stop_on_perfect: bool,
     /// Remove redundant parts of the reported solutions.
@@ -50,10 +48,6 @@ impl Default for CeloeParams {
             max_results: 10,
             start: Concept::Top,
             heuristic: OeHeuristic::default(),
-            budget: Budget {
-                max_runtime: Some(Duration::from_secs(10)),
-                ..Budget::default()
-            },
             stop_on_perfect: true,
             minimize: true,
             semantics: Semantics::Closed,
@@ -65,12 +59,7 @@ impl Default for CeloeParams {
 
 impl CeloeParams {
     pub fn validate(&self) -> Result<(), LearnError> {
-        let invalid = |name, message: &str| {
-            Err(LearnError::InvalidParameter {
-                name,
-                message: message.to_owned(),
-            })
-        };
+        let invalid = |name, message: &str| Err(LearnError::invalid(name, message));
         if !(0.0..=100.0).contains(&self.noise_percentage) {
             return invalid("noise_percentage", "must be between 0 and 100");
         }

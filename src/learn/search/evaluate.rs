@@ -73,6 +73,11 @@ impl<'a, O: MembershipOracle + ?Sized> Evaluator<'a, O> {
 
     /// Scores in input order (the oracle may answer in parallel).
     pub fn evaluate_batch(&self, concepts: &[Concept]) -> Result<Vec<Evaluated>, OracleError> {
+        self.answers(concepts).into_iter().collect()
+    }
+
+    /// One answer per concept, in input order.
+    fn answers(&self, concepts: &[Concept]) -> Vec<Result<Evaluated, OracleError>> {
         let among = self.examples.all();
         let answers = match self.semantics {
             Semantics::Closed => self.oracle.covered_batch(concepts, among),
@@ -85,6 +90,31 @@ impl<'a, O: MembershipOracle + ?Sized> Evaluator<'a, O> {
             .into_iter()
             .map(|a| a.map(|covered| self.score(self.examples.confusion(&covered))))
             .collect()
+    }
+
+    /// Scores in input order until `stop` says so: the batch is scored a few candidates per
+    /// thread at a time and `stop` is asked before each part, so a time budget ends a batch
+    /// early instead of after the whole batch. Returns the scores of a prefix of `concepts`
+    /// and the error that ended the batch, if one did (the scores before it are kept).
+    pub fn evaluate_batch_until(
+        &self,
+        concepts: &[Concept],
+        stop: &dyn Fn() -> bool,
+    ) -> (Vec<Evaluated>, Option<OracleError>) {
+        let part = (rayon::current_num_threads() * 2).max(8);
+        let mut out = Vec::with_capacity(concepts.len());
+        for chunk in concepts.chunks(part) {
+            if stop() {
+                break;
+            }
+            for answer in self.answers(chunk) {
+                match answer {
+                    Ok(e) => out.push(e),
+                    Err(e) => return (out, Some(e)),
+                }
+            }
+        }
+        (out, None)
     }
 }
 

@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use super::features::Dataset;
 use super::inference::propagate;
-use super::network::{Counts, Network, Shape};
+use super::network::{Counts, Intervals, Network, Shape};
 
 /// Counts from the available cases: a case counts in feature `i`'s CPT when `X_i` and its
 /// feature parent are observed (the target is always observed in training).
@@ -127,13 +127,6 @@ pub fn em(
 /// where `n(c)` counts the cases of `c` with `X_i` observed (the paper's
 /// `n̄(x|c) = n(?|c) + n(x|?) + n(?|?)` with the last two zero). The ACA estimate
 /// `(α + n(x|c)) / (kα + n(c))` lies between them.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Intervals {
-    /// Flat `[c][x]` per feature, as the point CPTs of a naive network.
-    pub lower: Vec<Vec<f64>>,
-    pub upper: Vec<Vec<f64>>,
-}
-
 pub fn robust_intervals(data: &Dataset, shape: &Shape, alpha: f64) -> Intervals {
     let counts = available_counts(data, shape);
     let mut unknown = vec![[0.0f64; 2]; shape.features()];

@@ -102,19 +102,6 @@ pub fn encode_column(values: &[Truth], missing: Missing) -> Vec<Obs> {
     values.iter().map(|&t| encode(t, missing)).collect()
 }
 
-/// Does the column carry any information (two distinct observed values)?
-pub fn is_informative(values: &[Obs]) -> bool {
-    let mut seen: Option<u8> = None;
-    for v in values.iter().flatten() {
-        match seen {
-            None => seen = Some(*v),
-            Some(s) if s != *v => return true,
-            _ => {}
-        }
-    }
-    false
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -132,8 +119,6 @@ mod tests {
             encode_column(&col, Missing::Im2),
             [Some(1), Some(0), Some(0)]
         );
-        assert!(is_informative(&[None, Some(0), Some(1)]));
-        assert!(!is_informative(&[None, Some(1), Some(1)]));
     }
 }
 

@@ -136,7 +136,7 @@ pub fn posterior(net: &Network, obs: &[Obs]) -> f64 {
 /// The target prior is a point (the target is observed in every training case).
 pub fn robust_posterior(
     prior: [f64; 2],
-    intervals: &super::estimate::Intervals,
+    intervals: &super::network::Intervals,
     arity: &[usize],
     obs: &[Obs],
 ) -> (f64, f64) {

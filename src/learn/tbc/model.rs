@@ -2,21 +2,28 @@
 //! (and the posterior interval for ROBUST) for any individuals through an oracle, without
 //! the learner.
 
-use serde::{Serialize, Serializer};
+use serde::{Deserialize, Serialize, Serializer};
 
-use super::TbcError;
 use super::features::{self, Truth};
 use super::params::{FeatureSemantics, Missing, Structure};
 use super::score::Fitted;
-use crate::concept::{Concept, Vocabulary, to_manchester, to_manchester_full};
+use crate::concept::{Concept, Vocabulary, normalize, parse, to_manchester, to_manchester_full};
+use crate::learn::document::ModelLoader;
+use crate::learn::{LearnError, Model};
 use crate::oracle::{IndividualId, IndividualSet, MembershipOracle};
 
 fn concepts_as_text<S: Serializer>(cs: &[Concept], s: S) -> Result<S::Ok, S::Error> {
     s.collect_seq(cs.iter().map(to_manchester_full))
 }
 
-fn id_as_number<S: Serializer>(id: &IndividualId, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_u32(id.0)
+/// The saved form: the same fields, features as Manchester text with full IRIs.
+#[derive(Deserialize)]
+struct Body {
+    features: Vec<String>,
+    structure: Structure,
+    missing: Missing,
+    semantics: FeatureSemantics,
+    fitted: Fitted,
 }
 
 /// A terminological Bayesian classifier.
@@ -31,15 +38,14 @@ pub struct TbcModel {
     pub fitted: Fitted,
 }
 
-/// One individual's prediction.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+/// One individual's prediction (the generic [`crate::learn::Prediction`] carries the same
+/// with the membership at probability ≥ ½).
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Prediction {
-    #[serde(serialize_with = "id_as_number")]
     pub individual: IndividualId,
     /// `P(target | e)`; ROBUST: the midpoint of the interval.
     pub probability: f64,
     /// ROBUST only: `[lower, upper]`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub interval: Option<(f64, f64)>,
 }
 
@@ -50,12 +56,12 @@ impl TbcModel {
         oracle: &dyn MembershipOracle,
         individuals: &IndividualSet,
         among: &IndividualSet,
-    ) -> Result<Vec<Vec<Truth>>, TbcError> {
+    ) -> Result<Vec<Vec<Truth>>, LearnError> {
         let ids: Vec<IndividualId> = individuals.iter().collect();
         let among = among.union(individuals);
         features::columns(oracle, &self.features, &ids, &among, self.semantics)
             .into_iter()
-            .map(|r| r.map_err(TbcError::from))
+            .map(|r| r.map_err(LearnError::from))
             .collect()
     }
 
@@ -64,7 +70,7 @@ impl TbcModel {
         &self,
         oracle: &dyn MembershipOracle,
         individuals: &IndividualSet,
-    ) -> Result<Vec<Prediction>, TbcError> {
+    ) -> Result<Vec<Prediction>, LearnError> {
         self.predict_within(oracle, individuals, individuals)
     }
 
@@ -75,7 +81,7 @@ impl TbcModel {
         oracle: &dyn MembershipOracle,
         individuals: &IndividualSet,
         among: &IndividualSet,
-    ) -> Result<Vec<Prediction>, TbcError> {
+    ) -> Result<Vec<Prediction>, LearnError> {
         let columns = self.feature_values(oracle, individuals, among)?;
         let encoded: Vec<Vec<features::Obs>> = columns
             .iter()
@@ -147,5 +153,99 @@ impl TbcModel {
             }
         }
         out
+    }
+}
+
+impl TbcModel {
+    fn from_body(body: &serde_json::Value, vocabulary: &Vocabulary) -> Result<Self, LearnError> {
+        let bad = |m: String| LearnError::ModelFormat(m);
+        let b: Body =
+            serde_json::from_value(body.clone()).map_err(|e| bad(format!("tbc model: {e}")))?;
+        let features = b
+            .features
+            .iter()
+            .map(|t| {
+                parse(t, vocabulary)
+                    .map(|c| normalize(&c))
+                    .map_err(|e| bad(format!("tbc model: feature `{t}`: {e}")))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let shape = &b.fitted.network.shape;
+        if shape.features() != features.len() || b.fitted.network.cpt.len() != features.len() {
+            return Err(bad(format!(
+                "tbc model: {} features but a network over {}",
+                features.len(),
+                shape.features()
+            )));
+        }
+        for i in 0..shape.features() {
+            if b.fitted.network.cpt[i].len() != shape.cpt_len(i)
+                || shape.parent[i].is_some_and(|p| p >= shape.features())
+            {
+                return Err(bad(format!("tbc model: the CPT of feature {} is malformed", i + 1)));
+            }
+        }
+        Ok(TbcModel {
+            features,
+            structure: b.structure,
+            missing: b.missing,
+            semantics: b.semantics,
+            fitted: b.fitted,
+        })
+    }
+}
+
+impl Model for TbcModel {
+    fn algorithm(&self) -> &'static str {
+        "tbc"
+    }
+
+    fn concept(&self) -> Option<&Concept> {
+        None
+    }
+
+    fn describe(&self, vocabulary: &Vocabulary) -> String {
+        TbcModel::describe(self, vocabulary)
+    }
+
+    fn predict_within(
+        &self,
+        oracle: &dyn MembershipOracle,
+        individuals: &IndividualSet,
+        among: &IndividualSet,
+    ) -> Result<Vec<crate::learn::Prediction>, LearnError> {
+        Ok(TbcModel::predict_within(self, oracle, individuals, among)?
+            .into_iter()
+            .map(|p| crate::learn::Prediction {
+                probability: Some(p.probability),
+                interval: p.interval,
+                ..crate::learn::Prediction::member(p.individual, p.probability >= 0.5)
+            })
+            .collect())
+    }
+
+    fn is_scored(&self) -> bool {
+        true
+    }
+
+    fn body(&self) -> serde_json::Value {
+        serde_json::to_value(self).unwrap_or_default()
+    }
+}
+
+/// Reads TBC's model body.
+pub(crate) struct TbcModelLoader;
+
+impl ModelLoader for TbcModelLoader {
+    fn algorithm(&self) -> &'static str {
+        "tbc"
+    }
+
+    fn load(
+        &self,
+        body: &serde_json::Value,
+        vocabulary: &Vocabulary,
+    ) -> Result<Box<dyn Model>, LearnError> {
+        Ok(Box::new(TbcModel::from_body(body, vocabulary)?))
     }
 }

@@ -5,10 +5,10 @@
 //! CPT of feature `i` is stored flat as `[c][y][x]` (target value, parent value, own value),
 //! with a single parent value when there is no feature parent.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// The shape: each feature's optional feature parent, and each variable's arity.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Shape {
     pub arity: Vec<usize>,
     pub parent: Vec<Option<usize>>,
@@ -75,7 +75,7 @@ impl Shape {
 }
 
 /// A network with point parameters.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Network {
     pub shape: Shape,
     /// `[P(C = 0), P(C = 1)]`.
@@ -144,6 +144,16 @@ impl Counts {
         }
     }
 }
+
+/// Interval CPTs of a naive network (robust Bayesian estimation; computed in
+/// `estimate::robust_intervals`, used by `inference::robust_posterior`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Intervals {
+    /// Flat `[c][x]` per feature, as the point CPTs of a naive network.
+    pub lower: Vec<Vec<f64>>,
+    pub upper: Vec<Vec<f64>>,
+}
+
 
 #[cfg(test)]
 mod tests {

@@ -1,12 +1,12 @@
 //! Validated parameters of the terminological Bayesian classifier learner, with the
 //! paper's settings as defaults (depth and maximum length 3, BIC-driven search).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-use super::TbcError;
+use crate::learn::LearnError;
 
 /// The network shape.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Structure {
     /// Target → each feature.
@@ -17,7 +17,7 @@ pub enum Structure {
 }
 
 /// How unknown memberships (neither `K ⊨ F(a)` nor `K ⊨ ¬F(a)`) are treated.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Missing {
     /// Available-case analysis: each CPT counts only the cases where its family is observed
@@ -39,7 +39,7 @@ pub enum Missing {
 }
 
 /// Feature selection strategy of Alg. 2 (FSBE with `max` removals per step).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Selection {
     /// Forward selection: `max = 0`.
@@ -60,7 +60,7 @@ impl Selection {
 }
 
 /// How a feature's value is read from the oracle.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum FeatureSemantics {
     /// Three-valued (the paper): true if entailed, false if the negation is entailed.
@@ -71,7 +71,8 @@ pub enum FeatureSemantics {
 }
 
 /// Everything the learner may be told. Build with `TbcParams::default()` and adjust fields;
-/// [`TbcParams::validate`] is called by the learner.
+/// [`TbcParams::validate`] is called by the learner. Budgets (tests, time) are not
+/// parameters: they come with each run's [`RunControl`](crate::learn::RunControl).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct TbcParams {
     pub structure: Structure,
@@ -96,10 +97,6 @@ pub struct TbcParams {
     pub tan_forest: bool,
     /// Most feature concepts in the network. Default 10.
     pub max_features: usize,
-    /// Most candidate feature concepts scored in one run (a budget). Default 20,000.
-    pub max_tests: usize,
-    /// Wall-clock budget in seconds (checked between candidates). Default none.
-    pub time_limit_secs: Option<f64>,
     /// Most refinements taken from one beam node per step (deterministic prefix). Default 400.
     pub max_refinements_per_node: usize,
 }
@@ -119,8 +116,6 @@ impl Default for TbcParams {
             em_max_iterations: 100,
             tan_forest: false,
             max_features: 10,
-            max_tests: 20_000,
-            time_limit_secs: None,
             max_refinements_per_node: 400,
         }
     }
@@ -128,35 +123,37 @@ impl Default for TbcParams {
 
 impl TbcParams {
     /// Rejects combinations the paper does not define and out-of-range numbers.
-    pub fn validate(&self) -> Result<(), TbcError> {
-        let bad = |m: &str| Err(TbcError::InvalidParams(m.to_owned()));
+    pub fn validate(&self) -> Result<(), LearnError> {
+        let bad = |name, m: &str| Err(LearnError::invalid(name, m));
         if self.missing == Missing::Sem && self.structure != Structure::Tan {
             return bad(
-                "missing = sem is structural EM and needs structure = tan (use em for naive)",
+                "missing",
+                "sem is structural EM and needs structure = tan (use em for naive)",
             );
         }
         if self.missing == Missing::Robust && self.structure != Structure::Naive {
-            return bad("missing = robust is defined for the naive structure only");
+            return bad("missing", "robust is defined for the naive structure only");
         }
         if self.beam_width == 0 || self.depth == 0 || self.max_length == 0 {
-            return bad("beam width, depth and maximum length must be at least 1");
+            return bad(
+                "beam_width/depth/max_length",
+                "beam width, depth and maximum length must be at least 1",
+            );
         }
         if !(self.pseudo_count.is_finite() && self.pseudo_count >= 0.0) {
-            return bad("pseudo-count must be a finite number ≥ 0");
+            return bad("pseudo_count", "must be a finite number ≥ 0");
         }
         if !(self.em_threshold.is_finite() && self.em_threshold >= 0.0) {
-            return bad("EM threshold must be a finite number ≥ 0");
+            return bad("em_threshold", "must be a finite number ≥ 0");
         }
-        if self.em_max_iterations == 0 || self.max_features == 0 || self.max_tests == 0 {
-            return bad("EM iteration cap, feature cap and test budget must be at least 1");
-        }
-        if let Some(t) = self.time_limit_secs
-            && !(t.is_finite() && t > 0.0)
-        {
-            return bad("time limit must be a positive number of seconds");
+        if self.em_max_iterations == 0 || self.max_features == 0 {
+            return bad(
+                "em_max_iterations/max_features",
+                "EM iteration cap and feature cap must be at least 1",
+            );
         }
         if self.max_refinements_per_node == 0 {
-            return bad("refinements per node must be at least 1");
+            return bad("max_refinements_per_node", "must be at least 1");
         }
         Ok(())
     }

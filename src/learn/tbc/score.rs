@@ -2,9 +2,9 @@
 //! values given their features (the target's own membership is not used as evidence), and
 //! its BIC penalisation `CLL − (log N / 2)·|Θ|`.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-use super::estimate::Intervals;
+use super::network::Intervals;
 use super::features::{Dataset, Obs};
 use super::inference::{posterior, robust_posterior};
 use super::network::Network;
@@ -13,7 +13,7 @@ use super::network::Network;
 const EPS: f64 = 1e-12;
 
 /// A network ready to answer: point parameters, and interval ones for ROBUST.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Fitted {
     pub network: Network,
     #[serde(skip_serializing_if = "Option::is_none")]

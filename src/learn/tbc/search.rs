@@ -1,53 +1,28 @@
 //! The learner: FSBE(max) feature selection (Alg. 2) around a BIC-driven beam search for
 //! the next feature concept (Alg. 1). Written against [`Refinement`], so any operator
-//! restricted to ⊓, ⊔, ¬, ∃ plugs in.
+//! restricted to ⊓, ⊔, ¬, ∃ plugs in (the CLI passes ρ with those options).
+//!
+//! Budgets come from the [`RunControl`]: the test budget counts candidate features, the
+//! clock and the cancellation flag are checked between candidate levels, and an oracle
+//! that reports `BudgetExhausted` ends the run with the features chosen so far (the
+//! `termination` says which budget).
 
 use std::collections::BTreeSet;
-use std::time::Instant;
 
 use rayon::prelude::*;
 use serde::Serialize;
 
-use super::TbcError;
 use super::build;
 use super::features::{self, Dataset, Truth};
 use super::model::TbcModel;
 use super::params::TbcParams;
 use super::score::{self, Fitted};
 use crate::concept::{Concept, normalize};
-use crate::oracle::{IndividualId, IndividualSet, MembershipOracle};
+use crate::learn::{
+    LearnError, Progress, QueryBudgeted, RunClock, RunControl, RunStats, Termination,
+};
+use crate::oracle::{IndividualId, IndividualSet, MembershipOracle, OracleError};
 use crate::refine::Refinement;
-
-/// Why the outer loop stopped.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Termination {
-    /// No addition or removal improved the score (the paper's stopping rule).
-    NoImprovement,
-    /// The network holds `max_features` features and no removal helped.
-    FeatureCap,
-    /// `max_tests` candidate features were scored.
-    TestBudget,
-    TimeLimit,
-}
-
-/// What a run did.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct TbcStats {
-    /// Candidate feature concepts scored (networks built in the inner search).
-    pub features_tested: usize,
-    pub additions: usize,
-    pub removals: usize,
-    /// Oracle statistics accumulated during the run (queries that reached the store).
-    pub queries_sent: u64,
-    pub cache_hits: u64,
-    pub cache_misses: u64,
-    pub elapsed_ms: u128,
-    pub termination: Termination,
-    /// EM/SEM iterations of the final network's fit, when EM was used.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub em_iterations: Option<usize>,
-}
 
 /// The training score of the final network.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -58,29 +33,38 @@ pub struct TrainingScore {
     pub individuals: usize,
 }
 
-/// A finished run: the model, its training score and the statistics.
+/// A finished run: the model, its training score and the statistics (TBC's own counters
+/// `features_tested`, `additions`, `removals`, `em_iterations` are in `stats.details`).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct TbcRun {
     pub model: TbcModel,
     pub score: TrainingScore,
-    pub stats: TbcStats,
+    pub stats: RunStats,
 }
 
 type Feature = (Concept, Vec<Truth>);
 
-struct Learner<'a> {
+struct Search<'a, 'c> {
     oracle: &'a dyn MembershipOracle,
     refinement: &'a dyn Refinement,
     params: &'a TbcParams,
+    clock: &'c RunClock<'a, dyn MembershipOracle + 'a>,
     individuals: Vec<IndividualId>,
     among: IndividualSet,
     class: Vec<u8>,
     tested: usize,
-    start: Instant,
     stop: Option<Termination>,
 }
 
-impl Learner<'_> {
+/// A budget the oracle reported ends the search cleanly; any other error is an error.
+fn budget_stop(e: OracleError) -> Result<Termination, LearnError> {
+    match e.budget_exhausted() {
+        Some(b) => Ok(b.into()),
+        None => Err(e.into()),
+    }
+}
+
+impl Search<'_, '_> {
     fn dataset(&self, feats: &[Feature]) -> Dataset {
         let arity = features::arity(self.params.missing);
         Dataset {
@@ -98,14 +82,17 @@ impl Learner<'_> {
         (score::bic(&fitted, data), fitted)
     }
 
-    fn out_of_time(&self) -> bool {
-        self.params
-            .time_limit_secs
-            .is_some_and(|t| self.start.elapsed().as_secs_f64() >= t)
+    /// Cancelled or out of time.
+    fn stopped(&self) -> Option<Termination> {
+        self.clock.stopped()
     }
 
     /// Alg. 1: beam search from ⊤ for the feature whose addition scores best.
-    fn best_extension(&mut self, current: &[Feature]) -> Result<Option<(f64, Feature)>, TbcError> {
+    /// A budget the oracle reports ends the level (and the run) with what was scored.
+    fn best_extension(
+        &mut self,
+        current: &[Feature],
+    ) -> Result<Option<(f64, Feature)>, LearnError> {
         let base = self.dataset(current);
         let arity = features::arity(self.params.missing);
         let mut seen: BTreeSet<Concept> = current.iter().map(|(c, _)| c.clone()).collect();
@@ -113,8 +100,8 @@ impl Learner<'_> {
         let mut beam = vec![Concept::Top];
         let mut best: Option<(f64, Feature)> = None;
         for _level in 0..self.params.depth {
-            if self.out_of_time() {
-                self.stop = Some(Termination::TimeLimit);
+            if let Some(t) = self.stopped() {
+                self.stop = Some(t);
                 break;
             }
             let mut candidates = Vec::new();
@@ -134,7 +121,8 @@ impl Learner<'_> {
                     }
                 }
             }
-            let room = self.params.max_tests.saturating_sub(self.tested);
+            let room = usize::try_from(self.clock.tests_left(self.tested as u64))
+                .unwrap_or(usize::MAX);
             if candidates.len() > room {
                 candidates.truncate(room);
                 self.stop = Some(Termination::TestBudget);
@@ -150,7 +138,18 @@ impl Learner<'_> {
                 &self.among,
                 self.params.semantics,
             );
-            let columns: Vec<Vec<Truth>> = columns.into_iter().collect::<Result<_, _>>()?;
+            let columns: Vec<Vec<Truth>> = match columns.into_iter().collect::<Result<_, _>>() {
+                Ok(c) => c,
+                Err(e) => {
+                    self.stop = Some(budget_stop(e)?);
+                    break;
+                }
+            };
+            self.clock.report(&Progress {
+                concepts_tested: self.tested as u64,
+                best_quality: 0.0,
+                elapsed: self.clock.elapsed(),
+            });
             let mut scored: Vec<(f64, usize)> = columns
                 .par_iter()
                 .enumerate()
@@ -234,39 +233,50 @@ fn combinations(
 }
 
 /// Learns a terminological Bayesian classifier for the target whose members are `pos` and
-/// non-members `neg` (disjoint sets over the oracle's individuals).
+/// non-members `neg` (disjoint sets over the oracle's individuals), asking the oracle about
+/// the feature concepts over `among` (a superset of the examples: cross-validation passes
+/// all of a problem's examples, so every fold shares one cache).
 pub fn fit(
-    oracle: &dyn MembershipOracle,
-    pos: &IndividualSet,
-    neg: &IndividualSet,
-    refinement: &dyn Refinement,
-    params: &TbcParams,
-) -> Result<TbcRun, TbcError> {
-    fit_within(oracle, pos, neg, &pos.union(neg), refinement, params)
-}
-
-/// [`fit`], asking the oracle about the feature concepts over `among` (a superset of the
-/// examples). Cross-validation passes all of a problem's examples, so every fold shares
-/// one cache (the oracle's caches are keyed by the example set).
-pub fn fit_within(
     oracle: &dyn MembershipOracle,
     pos: &IndividualSet,
     neg: &IndividualSet,
     among: &IndividualSet,
     refinement: &dyn Refinement,
     params: &TbcParams,
-) -> Result<TbcRun, TbcError> {
+    control: &RunControl,
+) -> Result<TbcRun, LearnError> {
     params.validate()?;
-    if pos.is_empty() || neg.is_empty() {
-        return Err(TbcError::NoExamples {
+    if pos.is_empty() {
+        return Err(LearnError::NoPositives);
+    }
+    if neg.is_empty() {
+        return Err(LearnError::NoNegatives {
             positives: pos.len(),
-            negatives: neg.len(),
         });
     }
     let both = pos.intersection_count(neg);
     if both > 0 {
-        return Err(TbcError::Overlap(both));
+        return Err(LearnError::OverlappingExamples { count: both });
     }
+    match control.max_queries {
+        Some(limit) => {
+            let budgeted = QueryBudgeted::new(oracle, limit);
+            fit_on(&budgeted, pos, neg, among, refinement, params, control)
+        }
+        None => fit_on(oracle, pos, neg, among, refinement, params, control),
+    }
+}
+
+fn fit_on(
+    oracle: &dyn MembershipOracle,
+    pos: &IndividualSet,
+    neg: &IndividualSet,
+    among: &IndividualSet,
+    refinement: &dyn Refinement,
+    params: &TbcParams,
+    control: &RunControl,
+) -> Result<TbcRun, LearnError> {
+    let clock = control.start(oracle);
     let before = oracle.stats();
     let examples = pos.union(neg);
     let among = among.union(&examples);
@@ -275,15 +285,15 @@ pub fn fit_within(
         .iter()
         .map(|&a| u8::from(pos.contains(a)))
         .collect();
-    let mut learner = Learner {
+    let mut learner = Search {
         oracle,
         refinement,
         params,
+        clock: &clock,
         individuals,
         among,
         class,
         tested: 0,
-        start: Instant::now(),
         stop: None,
     };
     let mut current: Vec<Feature> = Vec::new();
@@ -291,6 +301,9 @@ pub fn fit_within(
     let (mut additions, mut removals) = (0, 0);
     let max_removals = params.selection.max_removals();
     let termination = loop {
+        if let Some(t) = learner.stopped() {
+            break t;
+        }
         let extension = if current.len() < params.max_features {
             learner.best_extension(&current)?
         } else {
@@ -331,8 +344,8 @@ pub fn fit_within(
         if let Some(stop) = learner.stop {
             break stop;
         }
-        if learner.out_of_time() {
-            break Termination::TimeLimit;
+        if let Some(t) = learner.stopped() {
+            break t;
         }
         if !improved {
             break if current.len() >= params.max_features {
@@ -342,11 +355,20 @@ pub fn fit_within(
             };
         }
     };
+    let search_ms = clock.elapsed_ms();
     let data = learner.dataset(&current);
     let (fitted, report) = build::fit(&data, params);
     let cll = score::conditional_log_likelihood(&fitted, &data);
     let parameters = fitted.parameter_count();
-    let after = oracle.stats();
+    let o = RunStats::oracle_delta(before, oracle.stats());
+    let mut details = serde_json::Map::new();
+    details.insert("features_tested".into(), learner.tested.into());
+    details.insert("additions".into(), additions.into());
+    details.insert("removals".into(), removals.into());
+    if let Some(r) = report {
+        details.insert("em_iterations".into(), r.iterations.into());
+    }
+    let tested = learner.tested as u64;
     let model = TbcModel {
         features: current.into_iter().map(|(c, _)| c).collect(),
         structure: params.structure,
@@ -362,16 +384,17 @@ pub fn fit_within(
             parameters,
             individuals: data.len(),
         },
-        stats: TbcStats {
-            features_tested: learner.tested,
-            additions,
-            removals,
-            queries_sent: after.queries_sent.saturating_sub(before.queries_sent),
-            cache_hits: after.cache_hits.saturating_sub(before.cache_hits),
-            cache_misses: after.cache_misses.saturating_sub(before.cache_misses),
-            elapsed_ms: learner.start.elapsed().as_millis(),
+        stats: RunStats {
+            concepts_tested: tested,
+            queries_sent: o.queries_sent,
+            cache_hits: o.cache_hits,
+            cache_misses: o.cache_misses,
+            elapsed_ms: clock.elapsed_ms(),
+            load_ms: 0,
+            signature_ms: 0,
+            search_ms,
             termination,
-            em_iterations: report.map(|r| r.iterations),
+            details,
         },
     })
 }

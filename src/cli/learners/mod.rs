@@ -1,0 +1,5 @@
+//! The CLI side of each learner: one [`LearnerEntry`](super::registry::LearnerEntry) per
+//! learner (parameters from the arguments, the flags it takes, its extra JSON fields).
+
+pub mod celoe;
+pub mod tbc;

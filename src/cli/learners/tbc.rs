@@ -1,0 +1,153 @@
+//! `--algorithm tbc`: terminological Bayesian classifiers. The operator is ρ restricted to
+//! the paper's language (⊓, ⊔, ¬, ∃) with the command line's switches for that language;
+//! the extra JSON fields are the parameters, the network, the training score, AUC-PR and
+//! AUC-ROC on the training examples and (in `learn`) a probability per example.
+
+use anyhow::Context;
+use serde::Serialize;
+
+use super::super::args::LearnArgs;
+use super::super::kb_source::Session;
+use super::super::registry::LearnerEntry;
+use super::celoe::rho_options;
+use crate::eval::{auc_pr, auc_roc};
+use crate::learn::tbc::{FeatureSemantics, Tbc, TbcParams};
+use crate::learn::{Examples, FitResult, Learner};
+use crate::oracle::Semantics;
+use crate::refine::rho::{Rho, RhoOptions};
+
+pub const ENTRY: LearnerEntry = LearnerEntry {
+    name: "tbc",
+    about: "terminological Bayesian classifier: naive or TAN Bayes over learned feature concepts; \
+            predicts probabilities",
+    shared: &[
+        "max-runtime",
+        "max-tests",
+        "max-length",
+        "no-negation",
+        "no-exists",
+        "no-disjunction",
+        "inverse",
+        "self",
+    ],
+    own: &[
+        "structure",
+        "missing",
+        "selection",
+        "beam-width",
+        "beam-depth",
+        "max-features",
+    ],
+    operator,
+    build,
+    extras,
+};
+
+/// ρ restricted to ⊓, ⊔, ¬, ∃, narrowed further by `--no-negation`, `--no-exists`,
+/// `--no-disjunction` and widened by `--inverse`, `--self`.
+fn operator(args: &LearnArgs) -> RhoOptions {
+    let user = rho_options(&args.rho);
+    let paper = RhoOptions::boolean_existential();
+    RhoOptions {
+        use_negation: paper.use_negation && user.use_negation,
+        use_exists: paper.use_exists && user.use_exists,
+        use_disjunction: paper.use_disjunction && user.use_disjunction,
+        use_inverse: user.use_inverse,
+        use_self: user.use_self,
+        ..paper
+    }
+}
+
+fn params(args: &LearnArgs) -> anyhow::Result<TbcParams> {
+    let p = TbcParams {
+        structure: args.tbc.structure.into(),
+        missing: args.tbc.missing.into(),
+        selection: args.tbc.selection.into(),
+        semantics: match Semantics::from(args.semantics) {
+            Semantics::Open => FeatureSemantics::Open,
+            Semantics::Closed => FeatureSemantics::Closed,
+        },
+        beam_width: args.tbc.beam_width,
+        depth: args.tbc.beam_depth,
+        max_length: args.search.max_length.unwrap_or(3),
+        max_features: args.tbc.max_features,
+        ..TbcParams::default()
+    };
+    p.validate()
+        .context("invalid learner parameters (see --help)")?;
+    Ok(p)
+}
+
+fn build<'a>(
+    args: &LearnArgs,
+    _: &Session,
+    rho: &'a Rho,
+) -> anyhow::Result<Box<dyn Learner + 'a>> {
+    Ok(Box::new(Tbc::new(params(args)?, rho)?))
+}
+
+#[derive(Serialize)]
+struct PredictionJson {
+    individual: String,
+    positive: bool,
+    probability: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    interval: Option<(f64, f64)>,
+}
+
+fn extras(
+    session: &Session,
+    fit: &FitResult,
+    examples: &Examples,
+    fold: bool,
+) -> anyhow::Result<serde_json::Map<String, serde_json::Value>> {
+    let mut out = fit.extras.clone();
+    let features: Vec<String> = fit
+        .extras
+        .get("model")
+        .and_then(|m| serde_json::from_value::<Vec<String>>(m["features"].clone()).ok())
+        .unwrap_or_default();
+    // Short names for people (the model keeps full IRIs).
+    let vocab = &session.vocabulary;
+    let short: Vec<String> = features
+        .iter()
+        .map(|f| {
+            crate::concept::parse(f, vocab).map_or_else(|_| f.clone(), |c| session.manchester(&c))
+        })
+        .collect();
+    out.insert("features".into(), short.into());
+    if fold {
+        out.remove("model");
+        out.remove("params");
+        let cll = fit.extras.get("score").and_then(|s| s.get("cll")).cloned();
+        out.remove("score");
+        out.insert("train_cll".into(), cll.unwrap_or_default());
+        return Ok(out);
+    }
+    let preds = fit.model.predict(&session.oracle, examples.all())?;
+    let scored: Vec<(f64, bool)> = preds
+        .iter()
+        .map(|p| {
+            (
+                p.probability.unwrap_or(0.0),
+                examples.positives().contains(p.individual),
+            )
+        })
+        .collect();
+    out.insert("auc_pr".into(), auc_pr(&scored).unwrap_or(f64::NAN).into());
+    out.insert("auc_roc".into(), auc_roc(&scored).unwrap_or(f64::NAN).into());
+    let sig = session.signature();
+    let predictions: Vec<PredictionJson> = preds
+        .iter()
+        .map(|q| PredictionJson {
+            individual: sig
+                .individual_iri(q.individual)
+                .map_or_else(String::new, |i| i.as_str().to_owned()),
+            positive: examples.positives().contains(q.individual),
+            probability: q.probability.unwrap_or(0.0),
+            interval: q.interval,
+        })
+        .collect();
+    out.insert("predictions".into(), serde_json::to_value(predictions)?);
+    Ok(out)
+}

@@ -1,0 +1,21 @@
+//! Reading a saved model (`learn --save-model`) for `predict` and `evaluate --model`.
+
+use std::path::Path;
+
+use anyhow::Context;
+
+use super::kb_source::Session;
+use crate::learn::document::{self, LoadedModel};
+
+/// Loads the model at `path` against the session's KB; warnings (another signature
+/// fingerprint) go to stderr.
+pub fn load(path: &Path, session: &Session) -> anyhow::Result<LoadedModel> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let loaded = document::from_json(&text, session.signature().as_ref())
+        .with_context(|| format!("loading the model {}", path.display()))?;
+    for w in &loaded.warnings {
+        eprintln!("warning: {}: {w}", path.display());
+    }
+    Ok(loaded)
+}

@@ -1,0 +1,115 @@
+//! `oxilearn predict`: apply a saved model to individuals of a KB (files or an endpoint):
+//! every individual (default), the examples of a problem file, or the instances of a class
+//! expression. Text output streams a line per individual as each chunk is answered;
+//! `--json` is one document `{model, predictions: [{individual, member, score?,
+//! probability?, interval?, degree?, label?}]}` with individuals as full IRIs.
+
+use std::io::Write;
+
+use serde::Serialize;
+
+use super::args::PredictArgs;
+use super::kb_source::{self, Session};
+use super::model_file;
+use super::print_json;
+use super::problems::{example_sets, load_selected};
+use crate::learn::Prediction;
+use crate::oracle::{IndividualSet, MembershipOracle};
+
+/// Individuals per oracle call in text mode (each chunk is printed as soon as it is known).
+const CHUNK: usize = 1000;
+
+#[derive(Serialize)]
+struct ModelJson {
+    algorithm: String,
+    problem: Option<String>,
+    signature_fingerprint: String,
+    description: String,
+}
+
+#[derive(Serialize)]
+struct PredictionJson {
+    individual: String,
+    #[serde(flatten)]
+    prediction: Prediction,
+}
+
+#[derive(Serialize)]
+struct PredictJson {
+    model: ModelJson,
+    predictions: Vec<PredictionJson>,
+}
+
+/// The individuals the command asks about.
+fn selected(session: &Session, args: &PredictArgs) -> anyhow::Result<IndividualSet> {
+    let sig = session.signature();
+    if let Some(path) = &args.individuals {
+        let problems = load_selected(path, &[])?;
+        let mut set = IndividualSet::empty(sig.individual_count());
+        for p in &problems {
+            let (pos, neg) = example_sets(session, p)?;
+            set.union_with(&pos);
+            set.union_with(&neg);
+        }
+        return Ok(set);
+    }
+    if let Some(text) = &args.class {
+        let c = session.parse_concept(text)?;
+        return Ok(session.oracle.covered(&c, &sig.all_individuals())?);
+    }
+    Ok(sig.all_individuals())
+}
+
+pub fn run(args: PredictArgs) -> anyhow::Result<()> {
+    let session = kb_source::open(&args.kb, None)?;
+    let loaded = model_file::load(&args.model, &session)?;
+    let individuals = selected(&session, &args)?;
+    let sig = session.signature();
+    let iri = |p: &Prediction| {
+        sig.individual_iri(p.individual)
+            .map_or_else(String::new, |i| i.as_str().to_owned())
+    };
+    let model = loaded.model.as_ref();
+    if args.json {
+        let predictions = model
+            .predict(&session.oracle, &individuals)?
+            .into_iter()
+            .map(|p| PredictionJson {
+                individual: iri(&p),
+                prediction: p,
+            })
+            .collect();
+        return print_json(&PredictJson {
+            model: ModelJson {
+                algorithm: loaded.header.algorithm.clone(),
+                problem: loaded.header.problem.clone(),
+                signature_fingerprint: loaded.header.signature_fingerprint.clone(),
+                description: model.describe(&session.vocabulary),
+            },
+            predictions,
+        });
+    }
+    let ids: Vec<_> = individuals.iter().collect();
+    for chunk in ids.chunks(CHUNK) {
+        let part = IndividualSet::from_ids(individuals.universe(), chunk.iter().copied());
+        let predictions = model.predict_within(&session.oracle, &part, &individuals)?;
+        let mut out = std::io::stdout().lock();
+        for p in &predictions {
+            let mut line = format!("{}\t{}", iri(p), if p.member { "member" } else { "non-member" });
+            if let Some(v) = p.probability {
+                line.push_str(&format!("\tprobability {v:.4}"));
+            } else if let Some(v) = p.score {
+                line.push_str(&format!("\tscore {v:.4}"));
+            }
+            if let Some(v) = p.degree {
+                line.push_str(&format!("\tdegree {v:.4}"));
+            }
+            if let Some(l) = &p.label {
+                line.push_str(&format!("\tlabel {l}"));
+            }
+            writeln!(out, "{line}")?;
+        }
+        out.flush()?;
+    }
+    Ok(())
+}

@@ -1,0 +1,130 @@
+//! Learner-generic experiments: stratified k-fold cross-validation of any [`Learner`].
+//!
+//! Each fold's learner sees only the training examples; its model then predicts the
+//! training and the test examples. Membership gives the confusion counts (F1, accuracy);
+//! models whose predictions carry a ranking value (a score or a probability) also get the
+//! test fold's AUC-PR and AUC-ROC.
+
+use super::{Examples, FitResult, LearnError, Learner, Model, RunControl, TrainingSet};
+use crate::eval::{Confusion, Fold, Summary, auc_pr, auc_roc, stratified_folds};
+use crate::oracle::{IndividualSet, MembershipOracle};
+
+/// One fold's outcome.
+#[derive(Debug)]
+pub struct FoldOutcome {
+    pub train: Confusion,
+    pub test: Confusion,
+    /// Test-fold ranking measures (scored models only).
+    pub auc_pr: Option<f64>,
+    pub auc_roc: Option<f64>,
+    pub fit: FitResult,
+    /// Queries sent for the test predictions (the fit's own are in `fit.stats`).
+    pub predict_queries: u64,
+}
+
+/// All folds of one cross-validation.
+#[derive(Debug)]
+pub struct CvOutcome {
+    pub folds: Vec<FoldOutcome>,
+    pub elapsed_ms: u64,
+}
+
+impl CvOutcome {
+    /// Mean ± sd of a per-fold value.
+    pub fn summary(&self, f: impl Fn(&FoldOutcome) -> f64) -> Summary {
+        Summary::of(self.folds.iter().map(f).collect())
+    }
+
+    /// Mean ± sd of a per-fold ranking measure (`None` when the model is not scored).
+    pub fn ranking_summary(&self, f: impl Fn(&FoldOutcome) -> Option<f64>) -> Option<Summary> {
+        let values: Option<Vec<f64>> = self.folds.iter().map(f).collect();
+        values.filter(|v| !v.is_empty()).map(Summary::of)
+    }
+}
+
+/// Seeded stratified k-fold cross-validation of `learner` on `examples`; `control`
+/// applies to each fold's fit. Every fold asks the oracle over all of `examples` (one
+/// cache for all folds).
+pub fn cross_validate(
+    learner: &dyn Learner,
+    oracle: &dyn MembershipOracle,
+    examples: &Examples,
+    folds: usize,
+    seed: u64,
+    control: &RunControl,
+) -> Result<CvOutcome, LearnError> {
+    let start = std::time::Instant::now();
+    let splits = stratified_folds(examples.positives(), examples.negatives(), folds, seed)?;
+    let mut out = Vec::with_capacity(splits.len());
+    for fold in &splits {
+        out.push(run_fold(learner, oracle, examples, fold, control)?);
+    }
+    Ok(CvOutcome {
+        folds: out,
+        elapsed_ms: u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX),
+    })
+}
+
+/// Fits on one fold's training part and scores both parts.
+pub fn run_fold(
+    learner: &dyn Learner,
+    oracle: &dyn MembershipOracle,
+    examples: &Examples,
+    fold: &Fold,
+    control: &RunControl,
+) -> Result<FoldOutcome, LearnError> {
+    let train = Examples::new(fold.train_positives.clone(), fold.train_negatives.clone())?;
+    let test = Examples::new(fold.test_positives.clone(), fold.test_negatives.clone())?;
+    let training = TrainingSet::from_examples(train.clone()).with_context(examples.all().clone());
+    let fit = learner.fit(oracle, &training, control)?;
+    let before = oracle.stats().queries_sent;
+    let train_counts = confusion(fit.model.as_ref(), oracle, &train, examples.all())?;
+    let test_predictions = fit
+        .model
+        .predict_within(oracle, test.all(), examples.all())?;
+    let member = IndividualSet::from_ids(
+        test.all().universe(),
+        test_predictions
+            .iter()
+            .filter(|p| p.member)
+            .map(|p| p.individual),
+    );
+    let test_counts = test.confusion(&member);
+    let (pr, roc) = if fit.model.is_scored() {
+        let scored: Vec<(f64, bool)> = test_predictions
+            .iter()
+            .map(|p| {
+                (
+                    p.ranking_value().unwrap_or(0.0),
+                    test.positives().contains(p.individual),
+                )
+            })
+            .collect();
+        (auc_pr(&scored), auc_roc(&scored))
+    } else {
+        (None, None)
+    };
+    Ok(FoldOutcome {
+        train: train_counts,
+        test: test_counts,
+        auc_pr: pr,
+        auc_roc: roc,
+        predict_queries: oracle.stats().queries_sent.saturating_sub(before),
+        fit,
+    })
+}
+
+/// The model's confusion counts on `examples`.
+pub fn confusion(
+    model: &dyn Model,
+    oracle: &dyn MembershipOracle,
+    examples: &Examples,
+    among: &IndividualSet,
+) -> Result<Confusion, LearnError> {
+    let predictions = model.predict_within(oracle, examples.all(), among)?;
+    let member = IndividualSet::from_ids(
+        examples.all().universe(),
+        predictions.iter().filter(|p| p.member).map(|p| p.individual),
+    );
+    Ok(examples.confusion(&member))
+}

@@ -1,0 +1,125 @@
+//! The learner interface, in the style of linfa: parameters are validated when a learner is
+//! built, [`Learner::fit`] turns a [`TrainingSet`] into a fitted [`Model`], and the model
+//! works without the learner (predicts through any oracle, saves to and loads from a
+//! versioned JSON document, see [`super::document`]).
+
+use std::fmt::Debug;
+
+use serde::Serialize;
+
+use super::{LearnError, QualityMeasure, RunControl, RunStats, Solution, TrainingSet};
+use crate::concept::{Concept, Vocabulary};
+use crate::oracle::{IndividualId, IndividualSet, MembershipOracle, Semantics};
+
+/// A configured learner (its parameters already validated).
+pub trait Learner {
+    /// The algorithm's stable name (`celoe`, `tbc`), as in JSON output and model files.
+    fn name(&self) -> &'static str;
+
+    /// The parameters, as recorded in a saved model.
+    fn parameters(&self) -> serde_json::Value;
+
+    fn fit(
+        &self,
+        oracle: &dyn MembershipOracle,
+        training: &TrainingSet,
+        control: &RunControl,
+    ) -> Result<FitResult, LearnError>;
+}
+
+/// A finished run.
+#[derive(Debug)]
+pub struct FitResult {
+    pub model: Box<dyn Model>,
+    /// The class expressions the run found with their training counts, best first (TBC:
+    /// its feature concepts, each scored as a classifier on its own).
+    pub solutions: Vec<Solution>,
+    /// The measure `solutions` are ranked by.
+    pub quality: QualityMeasure,
+    pub semantics: Semantics,
+    pub stats: RunStats,
+    /// Learner-specific results for JSON output (TBC: `params`, `score`, `model`).
+    pub extras: serde_json::Map<String, serde_json::Value>,
+}
+
+/// One individual's prediction. `member` is always there; the rest depends on the model:
+/// a ranking score (CELOE: the training quality of the best solution covering it), a
+/// probability and interval (TBC), a degree (fuzzy models), a label with its distribution
+/// (multi-class models).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Prediction {
+    #[serde(skip)]
+    pub individual: IndividualId,
+    pub member: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub probability: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub interval: Option<(f64, f64)>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub degree: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub distribution: Option<Vec<(String, f64)>>,
+}
+
+impl Prediction {
+    /// A plain membership.
+    pub fn member(individual: IndividualId, member: bool) -> Self {
+        Prediction {
+            individual,
+            member,
+            score: None,
+            probability: None,
+            interval: None,
+            degree: None,
+            label: None,
+            distribution: None,
+        }
+    }
+
+    /// The value a ranking uses: score, else probability, else degree.
+    pub fn ranking_value(&self) -> Option<f64> {
+        self.score.or(self.probability).or(self.degree)
+    }
+}
+
+/// A fitted model.
+pub trait Model: Debug + Send + Sync {
+    /// The algorithm that fitted it (`celoe`, `tbc`).
+    fn algorithm(&self) -> &'static str;
+
+    /// The class expression membership means, when the model is one (CELOE's best
+    /// solution); `None` for probabilistic models.
+    fn concept(&self) -> Option<&Concept>;
+
+    /// For people: the expression in Manchester and DL syntax where it is a concept, a
+    /// readable summary otherwise.
+    fn describe(&self, vocabulary: &Vocabulary) -> String;
+
+    /// Predictions for every individual of `individuals`, in id order.
+    fn predict(
+        &self,
+        oracle: &dyn MembershipOracle,
+        individuals: &IndividualSet,
+    ) -> Result<Vec<Prediction>, LearnError> {
+        self.predict_within(oracle, individuals, individuals)
+    }
+
+    /// [`Model::predict`], asking the oracle over `among` (a superset; answers do not
+    /// depend on it, only which cache is used).
+    fn predict_within(
+        &self,
+        oracle: &dyn MembershipOracle,
+        individuals: &IndividualSet,
+        among: &IndividualSet,
+    ) -> Result<Vec<Prediction>, LearnError>;
+
+    /// Whether predictions carry a ranking value (then AUC-PR/AUC-ROC are meaningful).
+    fn is_scored(&self) -> bool;
+
+    /// The algorithm-specific part of a saved model (entities as full IRIs).
+    fn body(&self) -> serde_json::Value;
+}
