@@ -10,8 +10,7 @@ use common::{repo_path, shared_dataset, store_of};
 use oxilearn::concept::{Vocabulary, length, normalize, parse};
 use oxilearn::learn::celoe::{Celoe, CeloeParams, CeloeRun};
 use oxilearn::learn::minimize::Minimizer;
-use oxilearn::learn::search::{Budget, Termination};
-use oxilearn::learn::{Examples, QualityMeasure, splits};
+use oxilearn::learn::{Examples, QualityMeasure, RunControl, Termination, splits};
 use oxilearn::oracle::backend::EmbeddedBackend;
 use oxilearn::oracle::{
     CacheOptions, Cached, MembershipOracle, OracleOptions, Semantics, Signature, SparqlOracle,
@@ -57,22 +56,31 @@ fn problem(path: &std::path::Path, name: &str) -> LearningProblem {
         .unwrap_or_else(|| panic!("no problem {name} in {}", path.display()))
 }
 
-fn learn(kb: &Kb, ex: &Examples, params: CeloeParams) -> CeloeRun {
+/// Parameters with the test budget their run gets (a budget is the run's, not a parameter).
+#[derive(Clone)]
+struct Budgeted {
+    params: CeloeParams,
+    tests: u64,
+}
+
+fn learn(kb: &Kb, ex: &Examples, b: Budgeted) -> CeloeRun {
     let rho = splits::rho_over_kb(&kb.oracle, kb.signature.clone(), RhoOptions::default()).unwrap();
-    Celoe::new(params, &rho)
+    Celoe::new(b.params, &rho)
         .unwrap()
-        .fit(&kb.oracle, ex)
+        .run(&kb.oracle, ex, &RunControl::default().with_max_tests(b.tests))
         .unwrap()
 }
 
-fn budget(tests: u64) -> CeloeParams {
-    CeloeParams {
-        budget: Budget {
-            max_tests: Some(tests),
-            ..Budget::default()
-        },
-        ..CeloeParams::default()
+fn budget(tests: u64) -> Budgeted {
+    Budgeted {
+        params: CeloeParams::default(),
+        tests,
     }
+}
+
+/// `params` with a test budget.
+fn with(tests: u64, params: CeloeParams) -> Budgeted {
+    Budgeted { params, tests }
 }
 
 fn family_fixture() -> (Kb, std::path::PathBuf) {
@@ -130,10 +138,13 @@ fn every_fixture_problem_gets_a_perfect_definition() {
 fn a_test_budget_makes_runs_deterministic_and_is_honoured() {
     let (kb, problems) = family_fixture();
     let ex = examples(&kb, &problem(&problems, "Uncle"));
-    let params = CeloeParams {
+    let params = with(
+            300,
+            CeloeParams {
         stop_on_perfect: false,
-        ..budget(300)
-    };
+        ..CeloeParams::default()
+            },
+        );
     let first = learn(&kb, &ex, params.clone());
     assert_eq!(first.stats.concepts_tested, 300);
     assert_eq!(first.stats.termination, Termination::TestBudget);
@@ -160,11 +171,14 @@ fn without_noise_no_solution_misses_a_positive_and_accuracy_can_be_the_measure()
         let run = learn(
             &kb,
             &ex,
+            with(
+            400,
             CeloeParams {
                 quality,
                 stop_on_perfect: false,
-                ..budget(400)
+                ..CeloeParams::default()
             },
+        ),
         );
         assert_eq!(run.model.quality_measure, quality);
         for s in &run.model.solutions {
@@ -184,12 +198,15 @@ fn noise_bounds_the_positives_a_solution_may_miss() {
         let run = learn(
             &kb,
             &ex,
+            with(
+            1_500,
             CeloeParams {
                 noise_percentage: noise,
                 stop_on_perfect: false,
                 max_results: 50,
-                ..budget(1_500)
+                ..CeloeParams::default()
             },
+        ),
         );
         let worst = run.model.solutions.iter().map(|s| s.confusion.fn_).max();
         assert!(
@@ -235,7 +252,7 @@ fn the_model_predicts_without_the_learner() {
     let all = kb.signature.all_individuals();
     let best = run.model.best().unwrap();
     assert_eq!(
-        run.model.predict(&kb.oracle, &all).unwrap(),
+        run.model.members(&kb.oracle, &all).unwrap(),
         kb.oracle.covered(&best.concept, &all).unwrap()
     );
     assert_eq!(
@@ -252,10 +269,13 @@ fn a_start_class_that_misses_positives_ends_without_solutions() {
     let run = learn(
         &kb,
         &ex,
-        CeloeParams {
+        with(
+            100,
+            CeloeParams {
             start,
-            ..budget(100)
-        },
+            ..CeloeParams::default()
+            },
+        ),
     );
     assert!(run.model.solutions.is_empty());
     assert_eq!(run.stats.termination, Termination::Exhausted);
@@ -322,7 +342,7 @@ fn aunt_uncle_and_cousin_are_defined_exactly_with_the_family_configuration_penal
     for name in ["Aunt", "Uncle", "Cousin"] {
         let ex = examples(&kb, &problem(&problems, name));
         let mut params = budget(150_000);
-        params.heuristic.expansion_penalty_factor = 0.02;
+        params.params.heuristic.expansion_penalty_factor = 0.02;
         let run = learn(&kb, &ex, params);
         let best = run.model.best().unwrap();
         assert_eq!(

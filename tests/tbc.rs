@@ -9,13 +9,12 @@ use std::path::PathBuf;
 use oxilearn::concept::Concept;
 use oxilearn::eval::{auc_pr, auc_roc};
 use oxilearn::learn::targets::{TargetOptions, generate_targets, targets_json};
-use oxilearn::learn::tbc::build;
-use oxilearn::learn::tbc::features::{self, Dataset};
-use oxilearn::learn::tbc::operator::BooleanExistential;
-use oxilearn::learn::tbc::score::{self, conditional_log_likelihood};
 use oxilearn::learn::tbc::{
-    FeatureSemantics, Missing, Selection, Structure, TbcModel, TbcParams, fit,
+    self as tbc, Dataset, FeatureSemantics, Missing, Selection, Structure, Tbc, TbcModel,
+    TbcParams, TbcRun, conditional_log_likelihood,
 };
+use oxilearn::learn::{Examples, RunControl};
+use oxilearn::refine::rho::{Rho, RhoOptions};
 use oxilearn::oracle::backend::EmbeddedBackend;
 use oxilearn::oracle::{
     CacheOptions, Cached, IndividualSet, MembershipOracle, Semantics, SparqlOracle,
@@ -64,6 +63,26 @@ fn ranking(
     )
 }
 
+/// ρ restricted to the paper's language, as the CLI passes it.
+fn rho(oracle: &Oracle) -> Rho {
+    Rho::new(
+        oracle.inner().shared_signature(),
+        RhoOptions::boolean_existential(),
+    )
+}
+
+/// One TBC run with the test budget the learner used to default to.
+fn fit(
+    oracle: &Oracle,
+    pos: &IndividualSet,
+    neg: &IndividualSet,
+    rho: &Rho,
+    params: &TbcParams,
+) -> Result<TbcRun, oxilearn::learn::LearnError> {
+    let control = RunControl::default().with_max_tests(20_000);
+    tbc::fit(oracle, pos, neg, &pos.union(neg), rho, params, &control)
+}
+
 fn red() -> Concept {
     Concept::class("http://example.org/shapes#Red")
 }
@@ -73,7 +92,7 @@ fn informative_missingness_im2_and_im3_beat_aca() {
     let (oracle, pos, neg) = shapes();
     let among = pos.union(&neg);
     let ids: Vec<_> = among.iter().collect();
-    let column = features::column(&oracle, &red(), &ids, &among, FeatureSemantics::Open)
+    let column = tbc::column(&oracle, &red(), &ids, &among, FeatureSemantics::Open)
         .expect("oracle answers");
     let class: Vec<u8> = ids.iter().map(|&a| u8::from(pos.contains(a))).collect();
     let mut results = Vec::new();
@@ -84,10 +103,10 @@ fn informative_missingness_im2_and_im3_beat_aca() {
         };
         let data = Dataset {
             class: class.clone(),
-            columns: vec![features::encode_column(&column, missing)],
-            arity: vec![features::arity(missing)],
+            columns: vec![tbc::encode_column(&column, missing)],
+            arity: vec![tbc::arity(missing)],
         };
-        let (fitted, _) = build::fit(&data, &params);
+        let (fitted, _) = tbc::fit_network(&data, &params);
         let cll = conditional_log_likelihood(&fitted, &data);
         let scored: Vec<(f64, bool)> = (0..data.len())
             .map(|n| (fitted.probability(&data.row(n)), class[n] == 1))
@@ -114,7 +133,7 @@ fn informative_missingness_im2_and_im3_beat_aca() {
             missing,
             ..TbcParams::default()
         };
-        let rho = BooleanExistential::new(oracle.signature());
+        let rho = rho(&oracle);
         fit(&oracle, &pos, &neg, &rho, &params).expect("learns")
     };
     let aca = learn(Missing::Aca);
@@ -136,7 +155,7 @@ fn informative_missingness_im2_and_im3_beat_aca() {
 #[test]
 fn robust_posteriors_bracket_the_aca_estimate() {
     let (oracle, pos, neg) = shapes();
-    let rho = BooleanExistential::new(oracle.signature());
+    let rho = rho(&oracle);
     // Force one feature in: FS with the feature cap at 1 still picks the best one.
     let params = TbcParams {
         missing: Missing::Robust,
@@ -163,20 +182,20 @@ fn robust_posteriors_bracket_the_aca_estimate() {
     };
     let among = pos.union(&neg);
     let ids: Vec<_> = among.iter().collect();
-    let column = features::column(&oracle, &red(), &ids, &among, FeatureSemantics::Open).unwrap();
+    let column = tbc::column(&oracle, &red(), &ids, &among, FeatureSemantics::Open).unwrap();
     let data = Dataset {
         class: ids.iter().map(|&a| u8::from(pos.contains(a))).collect(),
-        columns: vec![features::encode_column(&column, Missing::Robust)],
+        columns: vec![tbc::encode_column(&column, Missing::Robust)],
         arity: vec![2],
     };
-    let (fitted, _) = build::fit(&data, &params);
+    let (fitted, _) = tbc::fit_network(&data, &params);
     let forced = TbcModel { fitted, ..forced };
     let predictions = forced.predict(&oracle, &among).expect("predicts");
     let mut strict = 0;
     for (n, p) in predictions.iter().enumerate() {
         let (lo, hi) = p.interval.expect("robust gives intervals");
         let point =
-            oxilearn::learn::tbc::inference::posterior(&forced.fitted.network, &data.row(n));
+            tbc::posterior(&forced.fitted.network, &data.row(n));
         assert!(
             lo <= point + 1e-12 && point <= hi + 1e-12,
             "{lo} ≤ {point} ≤ {hi}"
@@ -193,7 +212,7 @@ fn robust_posteriors_bracket_the_aca_estimate() {
 #[test]
 fn learner_is_deterministic_and_reports_statistics() {
     let (oracle, pos, neg) = shapes();
-    let rho = BooleanExistential::new(oracle.signature());
+    let rho = rho(&oracle);
     let params = TbcParams {
         missing: Missing::Im2,
         selection: Selection::Ffsbe,
@@ -202,7 +221,8 @@ fn learner_is_deterministic_and_reports_statistics() {
     let a = fit(&oracle, &pos, &neg, &rho, &params).expect("learns");
     let b = fit(&oracle, &pos, &neg, &rho, &params).expect("learns");
     assert_eq!(a.model, b.model);
-    assert!(a.stats.features_tested > 0);
+    assert!(a.stats.concepts_tested > 0);
+    assert_eq!(a.stats.detail_u64("features_tested"), Some(a.stats.concepts_tested));
     assert!(!a.model.features.is_empty());
     // The second run is answered from the cache.
     assert_eq!(b.stats.queries_sent, 0);
@@ -219,7 +239,7 @@ fn learner_is_deterministic_and_reports_statistics() {
 #[test]
 fn tan_and_em_variants_run_and_score() {
     let (oracle, pos, neg) = shapes();
-    let rho = BooleanExistential::new(oracle.signature());
+    let rho = rho(&oracle);
     for (structure, missing) in [
         (Structure::Tan, Missing::Aca),
         (Structure::Tan, Missing::Sem),
@@ -234,7 +254,7 @@ fn tan_and_em_variants_run_and_score() {
             ..TbcParams::default()
         };
         let run = fit(&oracle, &pos, &neg, &rho, &params).expect("learns");
-        let penalty = score::bic_penalty(run.score.individuals, run.score.parameters);
+        let penalty = tbc::bic_penalty(run.score.individuals, run.score.parameters);
         assert!((run.score.bic - (run.score.cll - penalty)).abs() < 1e-9);
         assert_eq!(
             run.score.parameters,
@@ -266,7 +286,7 @@ fn learner_ranks_family_targets_well() {
             semantics: FeatureSemantics::Closed,
             ..TbcParams::default()
         };
-        let rho = BooleanExistential::new(oracle.signature());
+        let rho = rho(&oracle);
         let run = fit(&oracle, &pos, &neg, &rho, &params).expect("learns");
         let (pr, roc) = ranking(&run.model, &oracle, &pos, &neg);
         eprintln!(
@@ -276,7 +296,7 @@ fn learner_ranks_family_targets_well() {
                 .iter()
                 .map(oxilearn::concept::to_dl_full)
                 .collect::<Vec<_>>(),
-            run.stats.features_tested,
+            run.stats.concepts_tested,
             run.stats.queries_sent
         );
         assert!(pr >= 0.95, "{name}: AUC-PR {pr}");
@@ -346,23 +366,31 @@ fn generate_problems_command_writes_loadable_json() {
 
 #[test]
 fn cross_validation_reports_fold_summaries() {
-    use oxilearn::learn::tbc::experiment::{cross_validate, paper_grid};
+    use oxilearn::learn::experiment::cross_validate;
     let (oracle, pos, neg) = shapes();
-    let rho = BooleanExistential::new(oracle.signature());
+    let rho = rho(&oracle);
     let params = TbcParams {
         missing: Missing::Im3,
         ..TbcParams::default()
     };
-    let a = cross_validate(&oracle, &pos, &neg, &rho, &params, 5, 3).expect("cv");
-    assert_eq!(a.auc_pr.folds.len(), 5);
-    assert!(a.auc_pr.folds.iter().all(|v| (0.0..=1.0).contains(v)));
+    let learner = Tbc::new(params, &rho).expect("valid");
+    let examples = Examples::new(pos, neg).expect("disjoint");
+    let control = RunControl::default().with_max_tests(20_000);
+    let cv = || cross_validate(&learner, &oracle, &examples, 5, 3, &control).expect("cv");
+    let a = cv();
+    let pr = a.ranking_summary(|f| f.auc_pr).expect("TBC is scored");
+    assert_eq!(pr.folds.len(), 5);
+    assert!(pr.folds.iter().all(|v| (0.0..=1.0).contains(v)));
     // Missingness is informative: held-out ranking beats the constant ranking's ½.
-    assert!(a.auc_pr.mean > 0.6, "{a:?}");
-    let b = cross_validate(&oracle, &pos, &neg, &rho, &params, 5, 3).expect("cv");
-    assert_eq!(a.auc_pr, b.auc_pr, "same seed, same folds, same figures");
-    let json = serde_json::to_value(&a).unwrap();
-    assert!(json["auc_pr"]["mean"].is_number() && json["auc_roc"]["folds"].is_array());
-    assert_eq!(paper_grid().len(), 18);
+    assert!(pr.mean > 0.6, "{pr:?}");
+    let b = cv();
+    assert_eq!(
+        Some(pr),
+        b.ranking_summary(|f| f.auc_pr),
+        "same seed, same folds, same figures"
+    );
+    assert!(a.ranking_summary(|f| f.auc_roc).is_some());
+    assert_eq!(tbc::paper_grid().len(), 18);
 }
 
 #[test]
