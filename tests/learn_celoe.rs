@@ -13,7 +13,8 @@ use oxilearn::learn::minimize::Minimizer;
 use oxilearn::learn::{Examples, QualityMeasure, RunControl, Termination, splits};
 use oxilearn::oracle::backend::EmbeddedBackend;
 use oxilearn::oracle::{
-    CacheOptions, Cached, MembershipOracle, OracleOptions, Semantics, Signature, SparqlOracle,
+    BudgetExhausted, CacheOptions, Cached, IndividualSet, MembershipOracle, OracleError,
+    OracleOptions, Semantics, Signature, SparqlOracle, TruthSets,
 };
 use oxilearn::problem::{LearningProblem, load_problems};
 use oxilearn::refine::rho::RhoOptions;
@@ -355,4 +356,88 @@ fn aunt_uncle_and_cousin_are_defined_exactly_with_the_family_configuration_penal
         assert!(length(&best.concept) >= 9, "{name}: {:?}", best.concept);
         assert_eq!(run.stats.termination, Termination::PerfectSolution);
     }
+}
+
+/// An oracle that answers `allowed` calls, then fails every call with a typed budget error,
+/// as a backend does when the run's deadline or query budget runs out.
+struct RunsOut<'a> {
+    inner: &'a Oracle,
+    allowed: std::sync::atomic::AtomicUsize,
+    error: BudgetExhausted,
+}
+
+impl RunsOut<'_> {
+    fn spend(&self) -> Result<(), OracleError> {
+        use std::sync::atomic::Ordering;
+        let left = self.allowed.load(Ordering::SeqCst);
+        if left == 0 {
+            return Err(OracleError::BudgetExhausted(self.error));
+        }
+        self.allowed.store(left - 1, Ordering::SeqCst);
+        Ok(())
+    }
+}
+
+impl MembershipOracle for RunsOut<'_> {
+    fn signature(&self) -> &Signature {
+        self.inner.signature()
+    }
+    fn covered(
+        &self,
+        c: &oxilearn::concept::Concept,
+        among: &IndividualSet,
+    ) -> Result<IndividualSet, OracleError> {
+        self.spend()?;
+        self.inner.covered(c, among)
+    }
+    fn truth(
+        &self,
+        c: &oxilearn::concept::Concept,
+        among: &IndividualSet,
+    ) -> Result<TruthSets, OracleError> {
+        self.spend()?;
+        self.inner.truth(c, among)
+    }
+    fn data_values(
+        &self,
+        p: &oxilearn::concept::Iri,
+        among: &IndividualSet,
+    ) -> Result<Vec<(oxilearn::oracle::IndividualId, oxilearn::concept::Literal)>, OracleError>
+    {
+        self.inner.data_values(p, among)
+    }
+    fn stats(&self) -> oxilearn::oracle::OracleStats {
+        self.inner.stats()
+    }
+}
+
+#[test]
+fn an_exhausted_budget_is_a_clean_stop_with_the_best_so_far() {
+    let (kb, problems) = family_fixture();
+    let ex = examples(&kb, &problem(&problems, "Uncle"));
+    let rho = splits::rho_over_kb(&kb.oracle, kb.signature.clone(), RhoOptions::default()).unwrap();
+    let celoe = Celoe::new(CeloeParams::default(), &rho).unwrap();
+    for (error, termination) in [
+        (BudgetExhausted::Deadline, Termination::TimeBudget),
+        (BudgetExhausted::Queries { limit: 9 }, Termination::QueryBudget),
+    ] {
+        let oracle = RunsOut {
+            inner: &kb.oracle,
+            allowed: 10.into(),
+            error,
+        };
+        let run = celoe
+            .run(&oracle, &ex, &RunControl::default())
+            .expect("a budget is not an error");
+        assert_eq!(run.stats.termination, termination);
+        assert!(!run.model.solutions.is_empty(), "the best so far is kept");
+        assert!(run.stats.concepts_tested <= 10 && run.stats.concepts_tested > 1);
+    }
+    // The run's own query budget (counted from the oracle's statistics) on a cold cache.
+    let (cold, _) = family_fixture();
+    let run = celoe
+        .run(&cold.oracle, &ex, &RunControl::default().with_max_queries(2))
+        .expect("a budget is not an error");
+    assert_eq!(run.stats.termination, Termination::QueryBudget);
+    assert!(!run.model.solutions.is_empty());
 }

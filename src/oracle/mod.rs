@@ -1,8 +1,8 @@
 //! The membership oracle: which examples does a class expression cover?
 //!
 //! Learners only see [`MembershipOracle`]. [`SparqlOracle`] compiles concepts to SPARQL and
-//! runs them on a [`backend::SparqlBackend`] (an embedded Oxigraph store here; endpoints
-//! later); [`Cached`] memoises answers under the concept's normal form and composes `⊓`, `⊔`
+//! runs them on a [`backend::SparqlBackend`] (an embedded Oxigraph store, or a SPARQL 1.1
+//! endpoint over HTTP); [`Cached`] memoises answers under the concept's normal form and composes `⊓`, `⊔`
 //! and `¬` locally from cached parts; [`reference::ReferenceOracle`] evaluates the same
 //! semantics directly over an in-memory graph, for tests.
 

@@ -1,0 +1,163 @@
+//! Saved models: a model written with `document::to_json`, read back with
+//! `document::from_json` and applied gives exactly the in-memory model's predictions
+//! (CELOE on family Uncle, TBC on family-poor and on the shapes fixture), names
+//! individuals and entities by IRI only, and warns on another KB's signature.
+
+mod common;
+
+use std::sync::Arc;
+
+use common::{repo_path, shared_dataset, store_of};
+use oxilearn::learn::celoe::{Celoe, CeloeParams};
+use oxilearn::learn::document::{from_json, signature_fingerprint, to_json};
+use oxilearn::learn::tbc::{FeatureSemantics, Missing, Tbc, TbcParams};
+use oxilearn::learn::{Learner, RunControl, TrainingSet, splits};
+use oxilearn::oracle::backend::EmbeddedBackend;
+use oxilearn::oracle::{
+    CacheOptions, Cached, MembershipOracle, OracleOptions, Signature, SparqlOracle,
+};
+use oxilearn::problem::load_problems;
+use oxilearn::refine::rho::{Rho, RhoOptions};
+
+type Oracle = Cached<SparqlOracle<EmbeddedBackend>>;
+
+fn oracle(files: &[std::path::PathBuf]) -> (Oracle, Arc<Signature>) {
+    let sparql = SparqlOracle::new(EmbeddedBackend::new(store_of(files)), OracleOptions::default())
+        .expect("signature loads");
+    let sig = sparql.shared_signature();
+    (Cached::new(sparql, CacheOptions::default()), sig)
+}
+
+fn training(sig: &Signature, problems: &std::path::Path, name: &str) -> TrainingSet {
+    let p = load_problems(problems)
+        .unwrap()
+        .into_iter()
+        .find(|p| p.name == name)
+        .unwrap_or_else(|| panic!("no problem {name}"));
+    TrainingSet::binary(
+        sig.set_of(p.positives.iter().map(String::as_str)).unwrap(),
+        sig.set_of(p.negatives.iter().map(String::as_str)).unwrap(),
+    )
+    .unwrap()
+}
+
+/// Fits, saves, loads and checks that both models predict the same for every individual.
+fn round_trip(
+    learner: &dyn Learner,
+    oracle: &Oracle,
+    sig: &Signature,
+    training: &TrainingSet,
+    problem: &str,
+    control: &RunControl,
+) -> String {
+    let run = learner.fit(oracle, training, control).expect("fits");
+    let text = to_json(run.model.as_ref(), learner.parameters(), Some(problem), sig);
+    let loaded = from_json(&text, sig).expect("loads back");
+    assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
+    assert_eq!(loaded.header.algorithm, learner.name());
+    assert_eq!(loaded.header.problem.as_deref(), Some(problem));
+    assert_eq!(loaded.header.signature_fingerprint, signature_fingerprint(sig));
+    let all = sig.all_individuals();
+    let before = run.model.predict(oracle, &all).expect("predicts");
+    let after = loaded.model.predict(oracle, &all).expect("predicts");
+    assert_eq!(before.len(), sig.individual_count());
+    assert_eq!(before, after, "{}: loaded model predicts differently", learner.name());
+    // Saved once more, the loaded model gives the same document.
+    assert_eq!(
+        to_json(loaded.model.as_ref(), learner.parameters(), Some(problem), sig),
+        text
+    );
+    text
+}
+
+/// No internal id leaks: every individual or entity in the document is a full IRI, and
+/// the document is the same whatever order the store numbered individuals in.
+fn names_entities_by_iri(text: &str) {
+    let v: serde_json::Value = serde_json::from_str(text).unwrap();
+    assert_eq!(v["format"], "oxilearn-model");
+    assert_eq!(v["version"], 1);
+    assert!(!text.contains("\"individual\""), "individuals are not stored");
+}
+
+#[test]
+fn celoe_models_round_trip_on_the_fixture() {
+    let (oracle, sig) = oracle(&[repo_path("fixtures/family/family.ttl")]);
+    let rho = splits::rho_over_kb(&oracle, sig.clone(), RhoOptions::default()).unwrap();
+    let celoe = Celoe::new(CeloeParams::default(), &rho).unwrap();
+    let t = training(&sig, &repo_path("fixtures/family/problems.json"), "Uncle");
+    let control = RunControl::default().with_max_tests(5_000);
+    let text = round_trip(&celoe, &oracle, &sig, &t, "Uncle", &control);
+    names_entities_by_iri(&text);
+    assert!(text.contains("http://example.org/family#"), "{text}");
+}
+
+#[test]
+fn celoe_uncle_round_trips_on_the_family_benchmark() {
+    let Some(dir) = shared_dataset("family") else {
+        return;
+    };
+    let (oracle, sig) = oracle(&[dir.join("family-benchmark_rich_background.owl")]);
+    let rho = splits::rho_over_kb(&oracle, sig.clone(), RhoOptions::default()).unwrap();
+    let celoe = Celoe::new(CeloeParams::default(), &rho).unwrap();
+    let t = training(&sig, &dir.join("lps.json"), "Uncle");
+    let control = RunControl::default().with_max_tests(3_000);
+    round_trip(&celoe, &oracle, &sig, &t, "Uncle", &control);
+}
+
+#[test]
+fn tbc_models_round_trip_on_the_shapes_fixture() {
+    let (oracle, sig) = oracle(&[repo_path("fixtures/tbc/shapes.ttl")]);
+    let rho = Rho::new(sig.clone(), RhoOptions::boolean_existential());
+    for missing in [Missing::Im3, Missing::Robust] {
+        let params = TbcParams {
+            missing,
+            ..TbcParams::default()
+        };
+        let tbc = Tbc::new(params, &rho).unwrap();
+        let problems = load_problems(&repo_path("fixtures/tbc/problems.json")).unwrap();
+        let t = training(&sig, &repo_path("fixtures/tbc/problems.json"), &problems[0].name);
+        let control = RunControl::default().with_max_tests(5_000);
+        let text = round_trip(&tbc, &oracle, &sig, &t, &problems[0].name, &control);
+        names_entities_by_iri(&text);
+    }
+}
+
+#[test]
+fn tbc_round_trips_on_family_poor() {
+    let (Some(dir), Some(poor)) = (shared_dataset("family"), shared_dataset("family-poor")) else {
+        return;
+    };
+    let (oracle, sig) = oracle(&[poor.join("family-benchmark.owl")]);
+    let rho = Rho::new(sig.clone(), RhoOptions::boolean_existential());
+    let params = TbcParams {
+        semantics: FeatureSemantics::Closed,
+        ..TbcParams::default()
+    };
+    let tbc = Tbc::new(params, &rho).unwrap();
+    let t = training(&sig, &dir.join("lps.json"), "Father");
+    let control = RunControl::default().with_max_tests(3_000);
+    round_trip(&tbc, &oracle, &sig, &t, "Father", &control);
+}
+
+#[test]
+fn another_signature_warns_and_foreign_names_fail_clearly() {
+    let (oracle, sig) = oracle(&[repo_path("fixtures/family/family.ttl")]);
+    let rho = Rho::new(sig.clone(), RhoOptions::default());
+    let celoe = Celoe::new(CeloeParams::default(), &rho).unwrap();
+    let t = training(&sig, &repo_path("fixtures/family/problems.json"), "Father");
+    let run = celoe
+        .fit(&oracle, &t, &RunControl::default().with_max_tests(2_000))
+        .unwrap();
+    let text = to_json(run.model.as_ref(), celoe.parameters(), Some("Father"), &sig);
+    // The same schema plus one class: loads, with a warning naming both fingerprints.
+    let mut wider = (*sig).clone();
+    wider.classes.insert(oxilearn::concept::Iri::new("http://example.org/other#X"));
+    let loaded = from_json(&text, &wider).expect("loads");
+    assert_eq!(loaded.warnings.len(), 1, "{:?}", loaded.warnings);
+    assert!(loaded.warnings[0].contains(&signature_fingerprint(&sig)));
+    // A KB without the model's names: a clear error, not a panic.
+    let (_, shapes) = self::oracle(&[repo_path("fixtures/tbc/shapes.ttl")]);
+    let e = from_json(&text, &shapes).unwrap_err().to_string();
+    assert!(e.contains("celoe model"), "{e}");
+    assert!(oracle.stats().queries_sent > 0);
+}
