@@ -26,8 +26,19 @@ fn saved_model_predicts_the_instances_of_the_learned_expression() {
     let model = temp("uncle.json");
     let path = model.to_str().unwrap();
     let learned = json(&[
-        "learn", "--kb", FAMILY, "--problems", PROBLEMS, "--problem", "Uncle", "--max-tests",
-        "5000", "--quiet", "--json", "--save-model", path,
+        "learn",
+        "--kb",
+        FAMILY,
+        "--problems",
+        PROBLEMS,
+        "--problem",
+        "Uncle",
+        "--max-tests",
+        "5000",
+        "--quiet",
+        "--json",
+        "--save-model",
+        path,
     ]);
     let manchester = learned[0]["solutions"][0]["manchester"].as_str().unwrap();
     let doc: serde_json::Value =
@@ -43,7 +54,14 @@ fn saved_model_predicts_the_instances_of_the_learned_expression() {
         .filter(|p| p["member"] == true)
         .map(|p| p["individual"].as_str().unwrap())
         .collect();
-    let instances = json(&["instances", "--kb", FAMILY, "--concept", manchester, "--json"]);
+    let instances = json(&[
+        "instances",
+        "--kb",
+        FAMILY,
+        "--concept",
+        manchester,
+        "--json",
+    ]);
     let expected: Vec<&str> = instances["individuals"]
         .as_array()
         .unwrap()
@@ -52,16 +70,29 @@ fn saved_model_predicts_the_instances_of_the_learned_expression() {
         .collect();
     assert!(!members.is_empty());
     assert_eq!(members, expected, "predict and instances disagree");
-    assert!(members.iter().all(|m| m.starts_with("http://")), "{members:?}");
+    assert!(
+        members.iter().all(|m| m.starts_with("http://")),
+        "{members:?}"
+    );
     // Text mode streams one line per individual.
-    let out = oxilearn(&["predict", "--kb", FAMILY, "--model", path, "--class", "Male"]);
+    let out = oxilearn(&[
+        "predict", "--kb", FAMILY, "--model", path, "--class", "Male",
+    ]);
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.lines().all(|l| l.contains("member")), "{text}");
     // Evaluated on its own problem file: the training counts, a ranking.
     let e = json(&[
-        "evaluate", "--kb", FAMILY, "--problems", PROBLEMS, "--problem", "Uncle", "--model",
-        path, "--json",
+        "evaluate",
+        "--kb",
+        FAMILY,
+        "--problems",
+        PROBLEMS,
+        "--problem",
+        "Uncle",
+        "--model",
+        path,
+        "--json",
     ]);
     assert_eq!(e["f1"], learned[0]["solutions"][0]["f1"]);
     assert!(e["auc_pr"].is_number() && e["auc_roc"].is_number(), "{e}");
@@ -73,15 +104,43 @@ fn tbc_models_save_and_predict_probabilities() {
     let model = temp("shapes.json");
     let path = model.to_str().unwrap();
     let learned = json(&[
-        "learn", "--algorithm", "tbc", "--kb", SHAPES, "--problems", SHAPES_PROBLEMS,
-        "--semantics", "open", "--missing", "im3", "--quiet", "--json", "--save-model", path,
+        "learn",
+        "--algorithm",
+        "tbc",
+        "--kb",
+        SHAPES,
+        "--problems",
+        SHAPES_PROBLEMS,
+        "--semantics",
+        "open",
+        "--missing",
+        "im3",
+        "--quiet",
+        "--json",
+        "--save-model",
+        path,
     ]);
     // The common fields are there for TBC too.
-    for key in ["problem", "quality", "semantics", "positives", "negatives", "solutions", "stats"] {
+    for key in [
+        "problem",
+        "quality",
+        "semantics",
+        "positives",
+        "negatives",
+        "solutions",
+        "stats",
+    ] {
         assert!(!learned[0][key].is_null(), "{key}: {}", learned[0]);
     }
     let p = json(&[
-        "predict", "--kb", SHAPES, "--model", path, "--individuals", SHAPES_PROBLEMS, "--json",
+        "predict",
+        "--kb",
+        SHAPES,
+        "--model",
+        path,
+        "--individuals",
+        SHAPES_PROBLEMS,
+        "--json",
     ]);
     let preds = p["predictions"].as_array().unwrap();
     assert_eq!(preds.len(), 40);
@@ -100,26 +159,61 @@ fn tbc_models_save_and_predict_probabilities() {
 #[test]
 fn bench_learn_runs_the_chosen_learner() {
     let v = json(&[
-        "bench", "learn", "--algorithm", "tbc", "--kb", SHAPES, "--problems", SHAPES_PROBLEMS,
-        "--semantics", "open", "--quiet", "--json",
+        "bench",
+        "learn",
+        "--algorithm",
+        "tbc",
+        "--kb",
+        SHAPES,
+        "--problems",
+        SHAPES_PROBLEMS,
+        "--semantics",
+        "open",
+        "--quiet",
+        "--json",
     ]);
     assert_eq!(v["rows"][0]["algorithm"], "tbc", "{v}");
     let celoe = json(&[
-        "bench", "learn", "--kb", FAMILY, "--problems", PROBLEMS, "--problem", "Father",
-        "--quiet", "--json",
+        "bench",
+        "learn",
+        "--kb",
+        FAMILY,
+        "--problems",
+        PROBLEMS,
+        "--problem",
+        "Father",
+        "--quiet",
+        "--json",
     ]);
     assert_eq!(celoe["rows"][0]["algorithm"], "celoe");
 }
 
 #[test]
 fn no_time_limit_with_a_test_budget_works_for_every_learner() {
-    for (algorithm, kb, problems) in [("celoe", FAMILY, PROBLEMS), ("tbc", SHAPES, SHAPES_PROBLEMS)] {
+    for (algorithm, kb, problems) in [
+        ("celoe", FAMILY, PROBLEMS),
+        ("tbc", SHAPES, SHAPES_PROBLEMS),
+    ] {
         let v = json(&[
-            "learn", "--algorithm", algorithm, "--kb", kb, "--problems", problems,
-            "--max-runtime", "0", "--max-tests", "7", "--quiet", "--json",
+            "learn",
+            "--algorithm",
+            algorithm,
+            "--kb",
+            kb,
+            "--problems",
+            problems,
+            "--max-runtime",
+            "0",
+            "--max-tests",
+            "7",
+            "--quiet",
+            "--json",
         ]);
         let stats = &v[0]["stats"];
-        assert!(stats["concepts_tested"].as_u64().unwrap() <= 7, "{algorithm}: {stats}");
+        assert!(
+            stats["concepts_tested"].as_u64().unwrap() <= 7,
+            "{algorithm}: {stats}"
+        );
         for key in ["elapsed_ms", "load_ms", "signature_ms", "search_ms"] {
             assert!(stats[key].is_u64(), "{algorithm}: {key} in {stats}");
         }
@@ -129,18 +223,42 @@ fn no_time_limit_with_a_test_budget_works_for_every_learner() {
 #[test]
 fn flags_a_learner_cannot_use_are_refused_all_at_once() {
     let e = fails_with(&[
-        "learn", "--algorithm", "tbc", "--kb", SHAPES, "--problems", SHAPES_PROBLEMS,
-        "--quality", "accuracy", "--noise", "5", "--no-cardinality",
+        "learn",
+        "--algorithm",
+        "tbc",
+        "--kb",
+        SHAPES,
+        "--problems",
+        SHAPES_PROBLEMS,
+        "--quality",
+        "accuracy",
+        "--noise",
+        "5",
+        "--no-cardinality",
     ]);
     assert!(
         e.contains("--quality") && e.contains("--noise") && e.contains("--no-cardinality"),
         "{e}"
     );
     let e = fails_with(&[
-        "learn", "--kb", FAMILY, "--problems", PROBLEMS, "--beam-width", "3",
+        "learn",
+        "--kb",
+        FAMILY,
+        "--problems",
+        PROBLEMS,
+        "--beam-width",
+        "3",
     ]);
     assert!(e.contains("--beam-width") && e.contains("tbc"), "{e}");
-    let e = fails_with(&["learn", "--kb", FAMILY, "--problems", PROBLEMS, "--save-model", "x.json"]);
+    let e = fails_with(&[
+        "learn",
+        "--kb",
+        FAMILY,
+        "--problems",
+        PROBLEMS,
+        "--save-model",
+        "x.json",
+    ]);
     assert!(e.contains("--problem"), "{e}");
 }
 
@@ -148,10 +266,23 @@ fn flags_a_learner_cannot_use_are_refused_all_at_once() {
 fn cv_defaults_work_on_small_problems_and_every_problem_is_checked_first() {
     // Father has 5 positives: 10 folds cannot be stratified, 5 can (a note on stderr).
     let out = oxilearn(&[
-        "cv", "--kb", FAMILY, "--problems", PROBLEMS, "--problem", "Father", "--max-tests",
-        "500", "--quiet", "--json",
+        "cv",
+        "--kb",
+        FAMILY,
+        "--problems",
+        PROBLEMS,
+        "--problem",
+        "Father",
+        "--max-tests",
+        "500",
+        "--quiet",
+        "--json",
     ]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v[0]["folds"], 5);
     assert!(String::from_utf8_lossy(&out.stderr).contains("5-fold"));
@@ -171,8 +302,55 @@ fn cv_defaults_work_on_small_problems_and_every_problem_is_checked_first() {
     )
     .unwrap();
     let e = fails_with(&[
-        "cv", "--kb", FAMILY, "--problems", file.to_str().unwrap(), "--json",
+        "cv",
+        "--kb",
+        FAMILY,
+        "--problems",
+        file.to_str().unwrap(),
+        "--json",
     ]);
     assert!(e.contains("BadA") && e.contains("BadB"), "{e}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Ctrl-C (SIGINT) stops an unbounded run and the command still reports the best so far.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_stops_the_run_and_reports_the_best_so_far() {
+    use std::process::{Command, Stdio};
+    let child = Command::new(env!("CARGO_BIN_EXE_oxilearn"))
+        .args([
+            "learn",
+            "--kb",
+            FAMILY,
+            "--problems",
+            PROBLEMS,
+            "--problem",
+            "Uncle",
+            "--max-runtime",
+            "0",
+            "--keep-searching",
+            "--quiet",
+            "--json",
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("starts");
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(status.success());
+    let out = child.wait_with_output().expect("ends");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one document");
+    assert_eq!(v[0]["stats"]["termination"], "cancelled");
+    assert!(!v[0]["solutions"].as_array().unwrap().is_empty());
 }

@@ -68,7 +68,11 @@ fn learn(kb: &Kb, ex: &Examples, b: Budgeted) -> CeloeRun {
     let rho = splits::rho_over_kb(&kb.oracle, kb.signature.clone(), RhoOptions::default()).unwrap();
     Celoe::new(b.params, &rho)
         .unwrap()
-        .run(&kb.oracle, ex, &RunControl::default().with_max_tests(b.tests))
+        .run(
+            &kb.oracle,
+            ex,
+            &RunControl::default().with_max_tests(b.tests),
+        )
         .unwrap()
 }
 
@@ -140,12 +144,12 @@ fn a_test_budget_makes_runs_deterministic_and_is_honoured() {
     let (kb, problems) = family_fixture();
     let ex = examples(&kb, &problem(&problems, "Uncle"));
     let params = with(
-            300,
-            CeloeParams {
-        stop_on_perfect: false,
-        ..CeloeParams::default()
-            },
-        );
+        300,
+        CeloeParams {
+            stop_on_perfect: false,
+            ..CeloeParams::default()
+        },
+    );
     let first = learn(&kb, &ex, params.clone());
     assert_eq!(first.stats.concepts_tested, 300);
     assert_eq!(first.stats.termination, Termination::TestBudget);
@@ -173,13 +177,13 @@ fn without_noise_no_solution_misses_a_positive_and_accuracy_can_be_the_measure()
             &kb,
             &ex,
             with(
-            400,
-            CeloeParams {
-                quality,
-                stop_on_perfect: false,
-                ..CeloeParams::default()
-            },
-        ),
+                400,
+                CeloeParams {
+                    quality,
+                    stop_on_perfect: false,
+                    ..CeloeParams::default()
+                },
+            ),
         );
         assert_eq!(run.model.quality_measure, quality);
         for s in &run.model.solutions {
@@ -200,14 +204,14 @@ fn noise_bounds_the_positives_a_solution_may_miss() {
             &kb,
             &ex,
             with(
-            1_500,
-            CeloeParams {
-                noise_percentage: noise,
-                stop_on_perfect: false,
-                max_results: 50,
-                ..CeloeParams::default()
-            },
-        ),
+                1_500,
+                CeloeParams {
+                    noise_percentage: noise,
+                    stop_on_perfect: false,
+                    max_results: 50,
+                    ..CeloeParams::default()
+                },
+            ),
         );
         let worst = run.model.solutions.iter().map(|s| s.confusion.fn_).max();
         assert!(
@@ -273,8 +277,8 @@ fn a_start_class_that_misses_positives_ends_without_solutions() {
         with(
             100,
             CeloeParams {
-            start,
-            ..CeloeParams::default()
+                start,
+                ..CeloeParams::default()
             },
         ),
     );
@@ -419,7 +423,10 @@ fn an_exhausted_budget_is_a_clean_stop_with_the_best_so_far() {
     let celoe = Celoe::new(CeloeParams::default(), &rho).unwrap();
     for (error, termination) in [
         (BudgetExhausted::Deadline, Termination::TimeBudget),
-        (BudgetExhausted::Queries { limit: 9 }, Termination::QueryBudget),
+        (
+            BudgetExhausted::Queries { limit: 9 },
+            Termination::QueryBudget,
+        ),
     ] {
         let oracle = RunsOut {
             inner: &kb.oracle,
@@ -436,7 +443,11 @@ fn an_exhausted_budget_is_a_clean_stop_with_the_best_so_far() {
     // The run's own query budget (counted from the oracle's statistics) on a cold cache.
     let (cold, _) = family_fixture();
     let run = celoe
-        .run(&cold.oracle, &ex, &RunControl::default().with_max_queries(2))
+        .run(
+            &cold.oracle,
+            &ex,
+            &RunControl::default().with_max_queries(2),
+        )
         .expect("a budget is not an error");
     assert_eq!(run.stats.termination, Termination::QueryBudget);
     assert!(!run.model.solutions.is_empty());

@@ -14,12 +14,12 @@ use oxilearn::learn::tbc::{
     TbcParams, TbcRun, conditional_log_likelihood,
 };
 use oxilearn::learn::{Examples, RunControl};
-use oxilearn::refine::rho::{Rho, RhoOptions};
 use oxilearn::oracle::backend::EmbeddedBackend;
 use oxilearn::oracle::{
     CacheOptions, Cached, IndividualSet, MembershipOracle, Semantics, SparqlOracle,
 };
 use oxilearn::problem::load_problems;
+use oxilearn::refine::rho::{Rho, RhoOptions};
 
 type Oracle = Cached<SparqlOracle<EmbeddedBackend>>;
 
@@ -92,8 +92,8 @@ fn informative_missingness_im2_and_im3_beat_aca() {
     let (oracle, pos, neg) = shapes();
     let among = pos.union(&neg);
     let ids: Vec<_> = among.iter().collect();
-    let column = tbc::column(&oracle, &red(), &ids, &among, FeatureSemantics::Open)
-        .expect("oracle answers");
+    let column =
+        tbc::column(&oracle, &red(), &ids, &among, FeatureSemantics::Open).expect("oracle answers");
     let class: Vec<u8> = ids.iter().map(|&a| u8::from(pos.contains(a))).collect();
     let mut results = Vec::new();
     for missing in [Missing::Aca, Missing::Im2, Missing::Im3] {
@@ -197,8 +197,7 @@ fn robust_posteriors_bracket_the_aca_estimate() {
     let mut strict = 0;
     for (n, p) in predictions.iter().enumerate() {
         let (lo, hi) = p.interval.expect("robust gives intervals");
-        let point =
-            tbc::posterior(&forced.fitted.network, &data.row(n));
+        let point = tbc::posterior(&forced.fitted.network, &data.row(n));
         assert!(
             lo <= point + 1e-12 && point <= hi + 1e-12,
             "{lo} ≤ {point} ≤ {hi}"
@@ -226,7 +225,10 @@ fn learner_is_deterministic_and_reports_statistics() {
     let b = fit(&oracle, &pos, &neg, &rho, &params).expect("learns");
     assert_eq!(a.model, b.model);
     assert!(a.stats.concepts_tested > 0);
-    assert_eq!(a.stats.detail_u64("features_tested"), Some(a.stats.concepts_tested));
+    assert_eq!(
+        a.stats.detail_u64("features_tested"),
+        Some(a.stats.concepts_tested)
+    );
     assert!(!a.model.features.is_empty());
     // The second run is answered from the cache.
     assert_eq!(b.stats.queries_sent, 0);
@@ -442,9 +444,20 @@ fn a_query_budget_ends_a_tbc_run_with_the_features_so_far() {
         ..TbcParams::default()
     };
     let control = RunControl::default().with_max_queries(1);
-    let run = tbc::fit(&oracle, &pos, &neg, &pos.union(&neg), &rho, &params, &control)
-        .expect("a budget is not an error");
-    assert_eq!(run.stats.termination, oxilearn::learn::Termination::QueryBudget);
+    let run = tbc::fit(
+        &oracle,
+        &pos,
+        &neg,
+        &pos.union(&neg),
+        &rho,
+        &params,
+        &control,
+    )
+    .expect("a budget is not an error");
+    assert_eq!(
+        run.stats.termination,
+        oxilearn::learn::Termination::QueryBudget
+    );
     // The network over what was chosen still predicts.
     assert_eq!(
         run.model.predict(&oracle, &pos.union(&neg)).unwrap().len(),

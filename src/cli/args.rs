@@ -140,7 +140,12 @@ pub struct EvaluateArgs {
     #[arg(long = "problem", value_name = "NAME")]
     pub problem: Vec<String>,
     /// The class expression to score.
-    #[arg(long, value_name = "EXPR", required_unless_present = "model", conflicts_with = "model")]
+    #[arg(
+        long,
+        value_name = "EXPR",
+        required_unless_present = "model",
+        conflicts_with = "model"
+    )]
     pub concept: Option<String>,
     /// A saved model (`learn --save-model`) to score instead of a concept: F1, accuracy, and
     /// AUC-PR/AUC-ROC for scored models.

@@ -81,7 +81,11 @@ struct CvJson {
 }
 
 /// The folds each problem gets; every problem is checked, all failures reported at once.
-fn fold_counts(args: &CvArgs, problems: &[LearningProblem], examples: &[Examples]) -> anyhow::Result<Vec<usize>> {
+fn fold_counts(
+    args: &CvArgs,
+    problems: &[LearningProblem],
+    examples: &[Examples],
+) -> anyhow::Result<Vec<usize>> {
     let explicit = args.learn.explicit.iter().any(|f| f == "folds");
     if args.folds < 2 {
         bail!("--folds must be at least 2, not {}", args.folds);
@@ -134,7 +138,12 @@ fn cv_one(
     folds: usize,
 ) -> anyhow::Result<CvJson> {
     let session = &prep.session;
-    let splits = crate::eval::stratified_folds(examples.positives(), examples.negatives(), folds, args.seed)?;
+    let splits = crate::eval::stratified_folds(
+        examples.positives(),
+        examples.negatives(),
+        folds,
+        args.seed,
+    )?;
     let learner = (prep.entry.build)(&args.learn, session, &prep.rho)?;
     let mut outcomes: Vec<FoldOutcome> = Vec::new();
     for (i, fold) in splits.iter().enumerate() {
@@ -151,7 +160,9 @@ fn cv_one(
             &control(&args.learn, &progress),
         );
         progress.finish();
-        let mut outcome = outcome.map_err(|e| anyhow::anyhow!(e)).map_err(|e| e.context(label))?;
+        let mut outcome = outcome
+            .map_err(|e| anyhow::anyhow!(e))
+            .map_err(|e| e.context(label))?;
         outcome.fit.stats.load_ms = prep.load_ms;
         outcome.fit.stats.signature_ms = prep.signature_ms;
         outcomes.push(outcome);
@@ -167,7 +178,11 @@ fn cv_one(
         .map(|(i, f)| {
             Ok(FoldJson {
                 fold: i + 1,
-                solution: f.fit.solutions.first().map(|s| SolutionJson::of(session, s)),
+                solution: f
+                    .fit
+                    .solutions
+                    .first()
+                    .map(|s| SolutionJson::of(session, s)),
                 train: f.train.into(),
                 test: f.test.into(),
                 test_f1: f.test.f1(),
@@ -241,7 +256,8 @@ fn print_table(r: &CvJson) -> anyhow::Result<()> {
             f.train.accuracy,
             f.test.f1,
             f.test.accuracy,
-            f.auc_pr.map_or_else(|| "–".to_owned(), |v| format!("{v:.4}")),
+            f.auc_pr
+                .map_or_else(|| "–".to_owned(), |v| format!("{v:.4}")),
             f.solution
                 .as_ref()
                 .map_or("(none)", |s| s.manchester.as_str())

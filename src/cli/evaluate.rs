@@ -7,13 +7,13 @@ use serde::Serialize;
 use super::args::EvaluateArgs;
 use super::kb_source::{self, Session};
 use super::model_file;
-use crate::eval::{auc_pr, auc_roc};
-use crate::learn::Model;
-use crate::oracle::IndividualSet;
 use super::print_json;
 use super::problems::{example_sets, fallback_kb, load_selected};
 use crate::concept::Concept;
 use crate::eval::Confusion;
+use crate::eval::{auc_pr, auc_roc};
+use crate::learn::Model;
+use crate::oracle::IndividualSet;
 use crate::oracle::{MembershipOracle, Semantics};
 use crate::problem::LearningProblem;
 
@@ -102,7 +102,10 @@ fn evaluate_model(
     let predictions = model.predict(&session.oracle, &among)?;
     let member = IndividualSet::from_ids(
         among.universe(),
-        predictions.iter().filter(|q| q.member).map(|q| q.individual),
+        predictions
+            .iter()
+            .filter(|q| q.member)
+            .map(|q| q.individual),
     );
     let confusion = Confusion::from_sets(&member, &pos, &neg);
     let scored: Option<Vec<(f64, bool)>> = model.is_scored().then(|| {
@@ -114,7 +117,12 @@ fn evaluate_model(
     Ok(ModelEvaluationJson {
         problem: p.name.clone(),
         algorithm: algorithm.to_owned(),
-        model: model.describe(&session.vocabulary).lines().next().unwrap_or_default().to_owned(),
+        model: model
+            .describe(&session.vocabulary)
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .to_owned(),
         confusion,
         accuracy: confusion.accuracy(),
         precision: confusion.precision(),

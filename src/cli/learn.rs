@@ -8,7 +8,9 @@ use anyhow::{Context, bail};
 use serde::Serialize;
 
 use super::args::LearnArgs;
-use super::learner::{Prepared, SolutionJson, cancelled, checked_examples, fit, prepare, stats_line};
+use super::learner::{
+    Prepared, SolutionJson, cancelled, checked_examples, fit, prepare, stats_line,
+};
 use super::print_json;
 use super::problems::load_selected;
 use crate::learn::{Examples, FitResult, QualityMeasure, RunStats, document};

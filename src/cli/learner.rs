@@ -128,7 +128,9 @@ pub fn cancel_flag() -> Arc<AtomicBool> {
             if handler_flag.swap(true, Ordering::SeqCst) {
                 std::process::exit(130);
             }
-            eprintln!("\ninterrupted: stopping and reporting the best so far (Ctrl-C again to quit)");
+            eprintln!(
+                "\ninterrupted: stopping and reporting the best so far (Ctrl-C again to quit)"
+            );
         });
         flag
     })

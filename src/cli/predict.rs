@@ -95,7 +95,11 @@ pub fn run(args: PredictArgs) -> anyhow::Result<()> {
         let predictions = model.predict_within(&session.oracle, &part, &individuals)?;
         let mut out = std::io::stdout().lock();
         for p in &predictions {
-            let mut line = format!("{}\t{}", iri(p), if p.member { "member" } else { "non-member" });
+            let mut line = format!(
+                "{}\t{}",
+                iri(p),
+                if p.member { "member" } else { "non-member" }
+            );
             if let Some(v) = p.probability {
                 line.push_str(&format!("\tprobability {v:.4}"));
             } else if let Some(v) = p.score {

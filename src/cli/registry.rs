@@ -12,7 +12,8 @@ use crate::learn::{Examples, FitResult, Learner};
 use crate::refine::rho::{Rho, RhoOptions};
 
 /// Builds the learner from the arguments (parameters validated) over the command's operator.
-pub type BuildFn = for<'a> fn(&LearnArgs, &Session, &'a Rho) -> anyhow::Result<Box<dyn Learner + 'a>>;
+pub type BuildFn =
+    for<'a> fn(&LearnArgs, &Session, &'a Rho) -> anyhow::Result<Box<dyn Learner + 'a>>;
 
 /// Learner-specific JSON fields of one run (`fold`: for a cross-validation fold, where
 /// per-example output is left out).
@@ -77,7 +78,11 @@ pub fn entry_for(args: &LearnArgs) -> anyhow::Result<&'static LearnerEntry> {
         bail!(
             "unknown --algorithm {}; known: {}",
             args.algorithm,
-            REGISTRY.iter().map(|e| e.name).collect::<Vec<_>>().join(", ")
+            REGISTRY
+                .iter()
+                .map(|e| e.name)
+                .collect::<Vec<_>>()
+                .join(", ")
         );
     };
     let mut refused = Vec::new();
@@ -89,7 +94,10 @@ pub fn entry_for(args: &LearnArgs) -> anyhow::Result<&'static LearnerEntry> {
             .iter()
             .find(|e| e.name != entry.name && e.own.contains(&flag) && !entry.own.contains(&flag))
         {
-            refused.push(format!("--{flag} (an option of --algorithm {})", owner.name));
+            refused.push(format!(
+                "--{flag} (an option of --algorithm {})",
+                owner.name
+            ));
         }
     }
     if !refused.is_empty() {

@@ -208,12 +208,20 @@ impl<O: MembershipOracle + ?Sized> MembershipOracle for QueryBudgeted<'_, O> {
         self.inner.signature()
     }
 
-    fn covered(&self, c: &crate::concept::Concept, among: &IndividualSet) -> Result<IndividualSet, OracleError> {
+    fn covered(
+        &self,
+        c: &crate::concept::Concept,
+        among: &IndividualSet,
+    ) -> Result<IndividualSet, OracleError> {
         self.check()?;
         self.inner.covered(c, among)
     }
 
-    fn truth(&self, c: &crate::concept::Concept, among: &IndividualSet) -> Result<TruthSets, OracleError> {
+    fn truth(
+        &self,
+        c: &crate::concept::Concept,
+        among: &IndividualSet,
+    ) -> Result<TruthSets, OracleError> {
         self.check()?;
         self.inner.truth(c, among)
     }
@@ -282,6 +290,9 @@ mod tests {
         flag.store(true, Ordering::Relaxed);
         assert_eq!(clock.exhausted(0), Some(Termination::Cancelled));
         let timed = RunControl::unlimited().with_max_runtime(Duration::ZERO);
-        assert_eq!(timed.start(&oracle).exhausted(0), Some(Termination::TimeBudget));
+        assert_eq!(
+            timed.start(&oracle).exhausted(0),
+            Some(Termination::TimeBudget)
+        );
     }
 }

@@ -114,9 +114,7 @@ pub fn from_json(text: &str, signature: &Signature) -> Result<LoadedModel, Learn
     let loader = loaders()
         .into_iter()
         .find(|l| l.algorithm() == h.algorithm)
-        .ok_or_else(|| {
-            LearnError::ModelFormat(format!("unknown algorithm {:?}", h.algorithm))
-        })?;
+        .ok_or_else(|| LearnError::ModelFormat(format!("unknown algorithm {:?}", h.algorithm)))?;
     let model = loader.load(&doc.model, &signature.vocabulary())?;
     let mut warnings = Vec::new();
     let here = signature_fingerprint(signature);
@@ -235,7 +233,10 @@ mod tests {
             r#"{"format":"oxilearn-model","version":9,"algorithm":"celoe","parameters":{},"problem":null,"signature_fingerprint":"","model":{}}"#,
             r#"{"format":"oxilearn-model","version":1,"algorithm":"nope","parameters":{},"problem":null,"signature_fingerprint":"","model":{}}"#,
         ] {
-            assert!(matches!(from_json(text, &s), Err(LearnError::ModelFormat(_))), "{text}");
+            assert!(
+                matches!(from_json(text, &s), Err(LearnError::ModelFormat(_))),
+                "{text}"
+            );
         }
     }
 }

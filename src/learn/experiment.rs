@@ -124,7 +124,10 @@ pub fn confusion(
     let predictions = model.predict_within(oracle, examples.all(), among)?;
     let member = IndividualSet::from_ids(
         examples.all().universe(),
-        predictions.iter().filter(|p| p.member).map(|p| p.individual),
+        predictions
+            .iter()
+            .filter(|p| p.member)
+            .map(|p| p.individual),
     );
     Ok(examples.confusion(&member))
 }

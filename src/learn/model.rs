@@ -81,8 +81,8 @@ impl ConceptModel {
 
     fn from_body(body: &serde_json::Value, vocabulary: &Vocabulary) -> Result<Self, LearnError> {
         let bad = |m: String| LearnError::ModelFormat(m);
-        let b: Body = serde_json::from_value(body.clone())
-            .map_err(|e| bad(format!("celoe model: {e}")))?;
+        let b: Body =
+            serde_json::from_value(body.clone()).map_err(|e| bad(format!("celoe model: {e}")))?;
         let quality_measure = match b.quality.as_str() {
             "f1" => QualityMeasure::F1,
             "accuracy" => QualityMeasure::Accuracy,

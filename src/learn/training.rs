@@ -136,7 +136,10 @@ impl TrainingSet {
     }
 
     /// The weighted view: binary examples become degrees 1 and 0.
-    pub fn as_weighted(&self, learner: &'static str) -> Result<Vec<(IndividualId, f64)>, LearnError> {
+    pub fn as_weighted(
+        &self,
+        learner: &'static str,
+    ) -> Result<Vec<(IndividualId, f64)>, LearnError> {
         match &self.kind {
             TrainingKind::Weighted(w) => Ok(w.clone()),
             TrainingKind::Binary(e) => {
@@ -193,7 +196,11 @@ mod tests {
         assert_eq!(binary.as_binary("celoe").unwrap().positives().len(), 2);
         assert_eq!(
             binary.as_weighted("x").unwrap(),
-            vec![(IndividualId(0), 1.0), (IndividualId(1), 1.0), (IndividualId(2), 0.0)]
+            vec![
+                (IndividualId(0), 1.0),
+                (IndividualId(1), 1.0),
+                (IndividualId(2), 0.0)
+            ]
         );
         let fuzzy = TrainingSet::weighted(vec![(IndividualId(3), 0.25)]).unwrap();
         let e = fuzzy.as_binary("celoe").unwrap_err().to_string();

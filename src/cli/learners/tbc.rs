@@ -78,11 +78,7 @@ fn params(args: &LearnArgs) -> anyhow::Result<TbcParams> {
     Ok(p)
 }
 
-fn build<'a>(
-    args: &LearnArgs,
-    _: &Session,
-    rho: &'a Rho,
-) -> anyhow::Result<Box<dyn Learner + 'a>> {
+fn build<'a>(args: &LearnArgs, _: &Session, rho: &'a Rho) -> anyhow::Result<Box<dyn Learner + 'a>> {
     Ok(Box::new(Tbc::new(params(args)?, rho)?))
 }
 
@@ -135,7 +131,10 @@ fn extras(
         })
         .collect();
     out.insert("auc_pr".into(), auc_pr(&scored).unwrap_or(f64::NAN).into());
-    out.insert("auc_roc".into(), auc_roc(&scored).unwrap_or(f64::NAN).into());
+    out.insert(
+        "auc_roc".into(),
+        auc_roc(&scored).unwrap_or(f64::NAN).into(),
+    );
     let sig = session.signature();
     let predictions: Vec<PredictionJson> = preds
         .iter()

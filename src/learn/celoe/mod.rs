@@ -118,8 +118,7 @@ impl<'r> Celoe<'r> {
                         if let Some(t) = clock.exhausted(tests) {
                             break t;
                         }
-                        if p.stop_on_perfect && best.best_quality().is_some_and(|q| q >= PERFECT)
-                        {
+                        if p.stop_on_perfect && best.best_quality().is_some_and(|q| q >= PERFECT) {
                             break Termination::PerfectSolution;
                         }
                         let expandable = |n: &super::search::SearchNode| {

@@ -182,7 +182,10 @@ impl TbcModel {
             if b.fitted.network.cpt[i].len() != shape.cpt_len(i)
                 || shape.parent[i].is_some_and(|p| p >= shape.features())
             {
-                return Err(bad(format!("tbc model: the CPT of feature {} is malformed", i + 1)));
+                return Err(bad(format!(
+                    "tbc model: the CPT of feature {} is malformed",
+                    i + 1
+                )));
             }
         }
         Ok(TbcModel {

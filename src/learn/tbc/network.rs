@@ -154,7 +154,6 @@ pub struct Intervals {
     pub upper: Vec<Vec<f64>>,
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,9 +4,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::network::Intervals;
 use super::features::{Dataset, Obs};
 use super::inference::{posterior, robust_posterior};
+use super::network::Intervals;
 use super::network::Network;
 
 /// Probabilities are clamped away from 0 and 1 so one confident mistake costs a finite amount.

@@ -121,8 +121,8 @@ impl Search<'_, '_> {
                     }
                 }
             }
-            let room = usize::try_from(self.clock.tests_left(self.tested as u64))
-                .unwrap_or(usize::MAX);
+            let room =
+                usize::try_from(self.clock.tests_left(self.tested as u64)).unwrap_or(usize::MAX);
             if candidates.len() > room {
                 candidates.truncate(room);
                 self.stop = Some(Termination::TestBudget);
