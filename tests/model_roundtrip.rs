@@ -13,9 +13,7 @@ use oxilearn::learn::document::{from_json, signature_fingerprint, to_json};
 use oxilearn::learn::tbc::{FeatureSemantics, Missing, Tbc, TbcParams};
 use oxilearn::learn::{Learner, RunControl, TrainingSet, splits};
 use oxilearn::oracle::backend::EmbeddedBackend;
-use oxilearn::oracle::{
-    CacheOptions, Cached, MembershipOracle, OracleOptions, Signature, SparqlOracle,
-};
+use oxilearn::oracle::{CacheOptions, Cached, OracleOptions, Signature, SparqlOracle};
 use oxilearn::problem::load_problems;
 use oxilearn::refine::rho::{Rho, RhoOptions};
 
