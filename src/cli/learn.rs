@@ -165,6 +165,15 @@ fn print_text(r: &LearnJson) -> anyhow::Result<()> {
     ) {
         outln!("  training ranking: AUC-PR {pr:.4}, AUC-ROC {roc:.4}");
     }
+    if let Some(score) = r.extras.get("score") {
+        let num = |k: &str| score.get(k).and_then(|v| v.as_f64()).unwrap_or(f64::NAN);
+        outln!(
+            "  training score: CLL {:.4}, BIC {:.4} (|Θ| = {})",
+            num("cll"),
+            num("bic"),
+            num("parameters")
+        );
+    }
     outln!("  stats: {}", stats_line(&r.stats));
     Ok(())
 }
