@@ -7,7 +7,9 @@
 //! Every problem is checked before any runs. Without `--folds`, a problem with fewer than
 //! 10 examples in a class gets as many folds as its smaller class has (a note on stderr).
 
-use anyhow::bail;
+use std::sync::Arc;
+
+use anyhow::{Context, bail};
 use serde::Serialize;
 
 use super::args::CvArgs;
@@ -16,7 +18,7 @@ use super::print_json;
 use super::problems::load_selected;
 use super::progress::SearchProgress;
 use crate::eval::{Confusion, Summary};
-use crate::learn::experiment::{CvOutcome, FoldOutcome, run_fold};
+use crate::learn::experiment::cross_validate_with;
 use crate::learn::{Examples, RunStats};
 use crate::problem::LearningProblem;
 
@@ -138,39 +140,33 @@ fn cv_one(
     folds: usize,
 ) -> anyhow::Result<CvJson> {
     let session = &prep.session;
-    let splits = crate::eval::stratified_folds(
-        examples.positives(),
-        examples.negatives(),
+    let learner = (prep.entry.build)(&args.learn, session, &prep.rho)?;
+    // One progress line per fold, finished when the next fold starts (and at the end).
+    let mut current: Option<Arc<SearchProgress>> = None;
+    let outcome = cross_validate_with(
+        learner.as_ref(),
+        &session.oracle,
+        examples,
         folds,
         args.seed,
-    )?;
-    let learner = (prep.entry.build)(&args.learn, session, &prep.rho)?;
-    let mut outcomes: Vec<FoldOutcome> = Vec::new();
-    for (i, fold) in splits.iter().enumerate() {
-        if cancelled() {
-            break;
-        }
-        let label = format!("{} fold {}/{folds}", p.name, i + 1);
-        let progress = std::sync::Arc::new(SearchProgress::new(&label, args.learn.quiet));
-        let outcome = run_fold(
-            learner.as_ref(),
-            &session.oracle,
-            examples,
-            fold,
-            &control(&args.learn, &progress),
-        );
-        progress.finish();
-        let mut outcome = outcome
-            .map_err(|e| anyhow::anyhow!(e))
-            .map_err(|e| e.context(label))?;
-        outcome.fit.stats.load_ms = prep.load_ms;
-        outcome.fit.stats.signature_ms = prep.signature_ms;
-        outcomes.push(outcome);
+        &mut |i, k| {
+            if let Some(p) = current.take() {
+                p.finish();
+            }
+            let label = format!("{} fold {}/{k}", p.name, i + 1);
+            let progress = Arc::new(SearchProgress::new(label, args.learn.quiet));
+            current = Some(progress.clone());
+            control(&args.learn, &progress)
+        },
+    );
+    if let Some(p) = current.take() {
+        p.finish();
     }
-    let cv = CvOutcome {
-        folds: outcomes,
-        elapsed_ms: 0,
-    };
+    let mut cv = outcome.with_context(|| format!("cross-validating {}", p.name))?;
+    for f in &mut cv.folds {
+        f.fit.stats.load_ms = prep.load_ms;
+        f.fit.stats.signature_ms = prep.signature_ms;
+    }
     let per_fold = cv
         .folds
         .iter()

@@ -53,11 +53,35 @@ pub fn cross_validate(
     seed: u64,
     control: &RunControl,
 ) -> Result<CvOutcome, LearnError> {
+    cross_validate_with(learner, oracle, examples, folds, seed, &mut |_, _| {
+        control.clone()
+    })
+}
+
+/// [`cross_validate`] with a control per fold (`control_for(fold, folds)`, 0-based), e.g.
+/// a progress display labelled with the fold. A fold whose control is already cancelled
+/// is not started: the outcome then holds the folds done so far.
+pub fn cross_validate_with(
+    learner: &dyn Learner,
+    oracle: &dyn MembershipOracle,
+    examples: &Examples,
+    folds: usize,
+    seed: u64,
+    control_for: &mut dyn FnMut(usize, usize) -> RunControl,
+) -> Result<CvOutcome, LearnError> {
     let start = std::time::Instant::now();
     let splits = stratified_folds(examples.positives(), examples.negatives(), folds, seed)?;
     let mut out = Vec::with_capacity(splits.len());
-    for fold in &splits {
-        out.push(run_fold(learner, oracle, examples, fold, control)?);
+    for (i, fold) in splits.iter().enumerate() {
+        let control = control_for(i, splits.len());
+        if control
+            .cancel
+            .as_ref()
+            .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
+        {
+            break;
+        }
+        out.push(run_fold(learner, oracle, examples, fold, &control)?);
     }
     Ok(CvOutcome {
         folds: out,
