@@ -354,3 +354,38 @@ fn ctrl_c_stops_the_run_and_reports_the_best_so_far() {
     assert_eq!(v[0]["stats"]["termination"], "cancelled");
     assert!(!v[0]["solutions"].as_array().unwrap().is_empty());
 }
+
+#[test]
+fn tbc_takes_the_operator_flags() {
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "learn",
+            "--algorithm",
+            "tbc",
+            "--kb",
+            SHAPES,
+            "--problems",
+            SHAPES_PROBLEMS,
+            "--semantics",
+            "open",
+            "--missing",
+            "im3",
+            "--max-length",
+            "5",
+            "--quiet",
+            "--json",
+        ];
+        args.extend_from_slice(extra);
+        let v = json(&args);
+        v[0]["features"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f.as_str().unwrap().to_owned())
+            .collect::<Vec<_>>()
+    };
+    let with = run(&[]);
+    assert!(with.iter().any(|f| f.contains("not ")), "{with:?}");
+    let without = run(&["--no-negation"]);
+    assert!(without.iter().all(|f| !f.contains("not ")), "{without:?}");
+}
