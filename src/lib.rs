@@ -2,6 +2,7 @@
 //! Layers (arrows point down only): `cli` → learners → `oracle` (membership oracle over an
 //! embedded Oxigraph store or a SPARQL endpoint) → `concept` (the class-expression language).
 
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod concept;
 pub mod eval;
@@ -10,3 +11,8 @@ pub mod learn;
 pub mod oracle;
 pub mod problem;
 pub mod refine;
+
+// The store and algebra types of the public API, so a caller passes values of the very
+// versions oxilearn was built with (`oxilearn::oxigraph::store::Store`).
+pub use oxigraph;
+pub use spargebra;
