@@ -29,7 +29,8 @@ pub enum Command {
     Learn(LearnArgs),
     /// Stratified k-fold cross-validation of a learner on each problem.
     Cv(CvArgs),
-    /// Measure speed: `bench oracle` (evaluations/s cold and warm), `bench load` (triples/s).
+    /// Measure speed and quality: `bench oracle` (evaluations/s cold and warm), `bench load`
+    /// (triples/s), `bench learn` (learners per problem and backend), `bench tbc` (TBC grid).
     Bench(BenchArgs),
     /// Seeded random target concepts with ≥ 10 positives and ≥ 10 negatives of the same order
     /// of magnitude, written as a list-JSON problem file.
@@ -40,7 +41,7 @@ pub enum Command {
 #[derive(Debug, Args, Clone)]
 pub struct KbArgs {
     /// Knowledge-base file(s): RDF/XML, Turtle, N-Triples, N-Quads, TriG, OWL/XML, OWL
-    /// functional syntax; `.gz` is decompressed.
+    /// functional syntax, Manchester syntax; `.gz` is decompressed.
     #[arg(long = "kb", value_name = "FILE")]
     pub kb: Vec<PathBuf>,
     /// Override the format detected from the extension and content
