@@ -309,7 +309,6 @@ fn format_names_parse() {
 }
 
 #[test]
-#[cfg(feature = "owl")]
 fn named_graph_and_several_files() {
     let store = Store::new().expect("store");
     let g = NamedNode::new("http://example.org/graph").expect("iri");
@@ -324,7 +323,7 @@ fn named_graph_and_several_files() {
     );
     let reports = load_files(
         &store,
-        &[fixture("small.ofn"), fixture("entities.owl")],
+        &[fixture("latin1.rdf"), fixture("entities.owl")],
         None,
     )
     .expect("load");
