@@ -2,7 +2,7 @@
 //!
 //! The oracle builds `spargebra` algebra and hands it to a [`SparqlBackend`]; only the backend
 //! knows whether the store is an embedded Oxigraph `Store` or a remote endpoint. The remote
-//! one ([`HttpBackend`], with [`Auth`]) is behind the `http` feature; the capability
+//! one (`HttpBackend`, with `Auth`) is behind the `http` feature; the capability
 //! [`probe`] works over any backend.
 
 #[cfg(feature = "http")]
