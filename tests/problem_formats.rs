@@ -1,5 +1,8 @@
 //! Every learning-problem format, on our own small files and on the shared real ones.
 
+#[path = "common/datasets.rs"]
+mod datasets;
+
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
@@ -191,16 +194,6 @@ fn select_and_check() {
     assert!(check_examples(&ps[1], |_| true).is_ok());
 }
 
-fn datasets() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/datasets");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        println!("skipping: {} is absent", dir.display());
-        None
-    }
-}
-
 const FAMILY: [&str; 18] = [
     "Aunt",
     "Brother",
@@ -224,7 +217,9 @@ const FAMILY: [&str; 18] = [
 
 #[test]
 fn real_family_json_and_confs_agree() {
-    let Some(dir) = datasets() else { return };
+    let Some(dir) = datasets::datasets_or_skip("") else {
+        return;
+    };
     let ps = load_problems(&dir.join("family/lps.json")).expect("lps.json");
     let names: Vec<&str> = ps.iter().map(|p| p.name.as_str()).collect();
     assert_eq!(names, FAMILY);
@@ -258,7 +253,9 @@ fn real_family_json_and_confs_agree() {
 
 #[test]
 fn real_other_problem_files() {
-    let Some(dir) = datasets() else { return };
+    let Some(dir) = datasets::datasets_or_skip("") else {
+        return;
+    };
     let one = |f: &str| {
         let ps = load_problems(&dir.join(f)).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(ps.len(), 1, "{f}");
@@ -315,7 +312,9 @@ fn real_other_problem_files() {
 /// The examples of the real problems are individuals of their KBs.
 #[test]
 fn real_examples_are_in_their_kbs() {
-    let Some(dir) = datasets() else { return };
+    let Some(dir) = datasets::datasets_or_skip("") else {
+        return;
+    };
     let cases = [
         (
             "family/lps.json",

@@ -31,7 +31,8 @@ pub enum Command {
     Cv(CvArgs),
     /// Apply a saved model (`learn --save-model`) to individuals of a KB.
     Predict(PredictArgs),
-    /// Measure speed and quality: `bench oracle`, `bench load`, `bench learn`, `bench tbc`.
+    /// Measure speed and quality: `bench oracle` (evaluations/s cold and warm), `bench load`
+    /// (triples/s), `bench learn` (learners per problem and backend), `bench tbc` (TBC grid).
     Bench(BenchArgs),
     /// Seeded random target concepts with ≥ 10 positives and ≥ 10 negatives of the same order
     /// of magnitude, written as a list-JSON problem file.
@@ -42,7 +43,7 @@ pub enum Command {
 #[derive(Debug, Args, Clone)]
 pub struct KbArgs {
     /// Knowledge-base file(s): RDF/XML, Turtle, N-Triples, N-Quads, TriG, OWL/XML, OWL
-    /// functional syntax; `.gz` is decompressed.
+    /// functional syntax, Manchester syntax; `.gz` is decompressed.
     #[arg(long = "kb", value_name = "FILE")]
     pub kb: Vec<PathBuf>,
     /// Override the format detected from the extension and content

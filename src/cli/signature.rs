@@ -84,13 +84,12 @@ pub fn run(args: SignatureArgs) -> anyhow::Result<()> {
                 flags.push(name);
             }
         }
+        let name = session
+            .vocabulary
+            .short_name(p, crate::concept::EntityKind::ObjectProperty);
         outln!(
-            "  {:<32} {:>7} assertions {}",
-            session
-                .vocabulary
-                .short_name(p, crate::concept::EntityKind::ObjectProperty),
-            i.assertions,
-            flags.join(" ")
+            "{}",
+            property_line(&name, i.assertions, "assertion", &flags.join(" "))
         );
     }
     outln!("data properties:    {}", c.data_properties);
@@ -100,14 +99,40 @@ pub fn run(args: SignatureArgs) -> anyhow::Result<()> {
             (None, Some(b)) => format!("boolean {} true / {} false", b.true_count, b.false_count),
             _ => String::new(),
         };
-        outln!(
-            "  {:<32} {:>7} values {stats}",
-            session
-                .vocabulary
-                .short_name(p, crate::concept::EntityKind::DataProperty),
-            i.assertions
-        );
+        let name = session
+            .vocabulary
+            .short_name(p, crate::concept::EntityKind::DataProperty);
+        outln!("{}", property_line(&name, i.assertions, "value", &stats));
     }
     outln!("individuals:        {}", c.individuals);
     Ok(())
+}
+
+/// One property row: name, count with its noun in the right number, details; no trailing
+/// spaces when there are no details.
+fn property_line(name: &str, count: u64, noun: &str, details: &str) -> String {
+    let plural = if count == 1 { "" } else { "s" };
+    let line = format!("  {name:<32} {count:>7} {noun}{plural} {details}");
+    line.trim_end().to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::property_line;
+
+    #[test]
+    fn property_lines_agree_in_number_and_end_without_spaces() {
+        assert_eq!(
+            property_line("hasAncestor", 1, "assertion", "transitive"),
+            format!("  {:<32} {:>7} assertion transitive", "hasAncestor", 1)
+        );
+        assert_eq!(
+            property_line("hasChild", 11, "assertion", ""),
+            format!("  {:<32} {:>7} assertions", "hasChild", 11)
+        );
+        assert_eq!(
+            property_line("age", 0, "value", ""),
+            format!("  {:<32} {:>7} values", "age", 0)
+        );
+    }
 }

@@ -63,8 +63,7 @@ pub(crate) fn decode(path: &Path, bytes: Vec<u8>) -> Result<Decoded, LoadError> 
             Err(e) if !declared => {
                 // Legacy files often carry Latin-1 without saying so.
                 warnings.push(format!(
-                    "{}: not valid UTF-8 (byte offset {}); decoded as windows-1252",
-                    path.display(),
+                    "not valid UTF-8 (byte offset {}); decoded as windows-1252",
                     e.valid_up_to()
                 ));
                 WINDOWS_1252
@@ -83,8 +82,7 @@ pub(crate) fn decode(path: &Path, bytes: Vec<u8>) -> Result<Decoded, LoadError> 
         let (s, had_errors) = encoding.decode_without_bom_handling(body);
         if had_errors {
             warnings.push(format!(
-                "{}: malformed {} sequences replaced by U+FFFD",
-                path.display(),
+                "malformed {} sequences replaced by U+FFFD",
                 encoding.name()
             ));
         }

@@ -30,6 +30,16 @@ pub enum LoadError {
     /// The file parsed to nothing: never hand out a silently empty KB.
     #[error("no triples in {path}: {reason}")]
     Empty { path: PathBuf, reason: String },
+    /// The file is in a syntax this build leaves out (a cargo feature is off).
+    #[error(
+        "cannot load {path}: reading {format} needs oxilearn's `{feature}` cargo feature, \
+         which this build leaves out"
+    )]
+    FeatureDisabled {
+        path: PathBuf,
+        format: super::KbFormat,
+        feature: &'static str,
+    },
     /// The store refused the data.
     #[error("store error while loading {path}: {cause}")]
     Store {
@@ -55,6 +65,7 @@ impl LoadError {
             | Self::Encoding { path, .. }
             | Self::Syntax { path, .. }
             | Self::Empty { path, .. }
+            | Self::FeatureDisabled { path, .. }
             | Self::Store { path, .. } => path,
         }
     }

@@ -6,8 +6,10 @@ use oxigraph::model::NamedNode;
 use oxigraph::store::Store;
 
 use super::decode::{decode, read_bytes};
+#[cfg(feature = "owl")]
+use super::owl;
 use super::sniff::sniff;
-use super::{KbFormat, LoadError, entities, owl, rdf};
+use super::{KbFormat, LoadError, entities, rdf};
 
 /// What one file contributed to the store.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -19,7 +21,8 @@ pub struct LoadReport {
     /// Statements parsed from the file (a statement repeated in the file counts twice;
     /// for OWL syntaxes, the triples of horned-owl's RDF rendering).
     pub triples_loaded: usize,
-    /// Things the loader had to guess or could not check; empty on a clean file.
+    /// Things the loader had to guess or could not check; empty on a clean file. They do not
+    /// repeat the file's name (that is `path`): print them as `{path}: {warning}`.
     pub warnings: Vec<String>,
 }
 
@@ -55,23 +58,11 @@ pub fn load_file_into_graph(
     let format = choose_format(path, &text, format, &mut warnings)?;
 
     let triples_loaded = if format.is_owl_syntax() {
-        let text = expand_entities(path, &text, format)?;
-        let converted = owl::convert(&text, format).map_err(|f| LoadError::Syntax {
-            path: path.to_owned(),
-            line: f.byte_offset.map(|o| line_col(&text, o).0),
-            column: f.byte_offset.map(|o| line_col(&text, o).1),
-            message: f.message,
-        })?;
-        warnings.extend(
-            converted
-                .warnings
-                .into_iter()
-                .map(|w| format!("{}: {w}", path.display())),
-        );
+        let ntriples = owl_to_ntriples(path, &text, format, &mut warnings)?;
         rdf::load(
             store,
             path,
-            &converted.ntriples,
+            &ntriples,
             KbFormat::NTriples,
             graph.as_ref(),
             &mut warnings,
@@ -127,8 +118,7 @@ fn choose_format(
         (Some(named), Some(seen)) if named.accepts(seen) => Ok(named),
         (Some(named), Some(seen)) => {
             warnings.push(format!(
-                "{}: the name suggests {named} but the content is {seen}; reading it as {seen}",
-                path.display()
+                "the name suggests {named} but the content is {seen}; reading it as {seen}"
             ));
             Ok(seen)
         }
@@ -145,6 +135,40 @@ fn choose_format(
     }
 }
 
+/// An OWL-syntax document as N-Triples, through horned-owl.
+#[cfg(feature = "owl")]
+fn owl_to_ntriples(
+    path: &Path,
+    text: &str,
+    format: KbFormat,
+    warnings: &mut Vec<String>,
+) -> Result<Vec<u8>, LoadError> {
+    let text = expand_entities(path, text, format)?;
+    let converted = owl::convert(&text, format).map_err(|f| LoadError::Syntax {
+        path: path.to_owned(),
+        line: f.byte_offset.map(|o| line_col(&text, o).0),
+        column: f.byte_offset.map(|o| line_col(&text, o).1),
+        message: f.message,
+    })?;
+    warnings.extend(converted.warnings);
+    Ok(converted.ntriples)
+}
+
+/// Without horned-owl the OWL-only syntaxes cannot be read: say which feature brings them.
+#[cfg(not(feature = "owl"))]
+fn owl_to_ntriples(
+    path: &Path,
+    _text: &str,
+    format: KbFormat,
+    _warnings: &mut Vec<String>,
+) -> Result<Vec<u8>, LoadError> {
+    Err(LoadError::FeatureDisabled {
+        path: path.to_owned(),
+        format,
+        feature: "owl",
+    })
+}
+
 fn expand_entities<'a>(
     path: &Path,
     text: &'a str,
@@ -159,6 +183,7 @@ fn expand_entities<'a>(
 }
 
 /// 1-based line and column of a byte offset.
+#[cfg(feature = "owl")]
 fn line_col(text: &str, offset: u64) -> (u64, u64) {
     let offset = usize::try_from(offset)
         .unwrap_or(usize::MAX)

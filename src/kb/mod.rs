@@ -3,14 +3,20 @@
 //! Real KB files are messy: gzipped, mislabelled, in Latin-1, full of DTD entities, or in
 //! an OWL-only syntax. [`load_file`] takes care of all of that and reports what it guessed,
 //! so the learners above only ever see a populated [`oxigraph::store::Store`].
+//!
+//! The OWL-only syntaxes (OWL/XML, functional, Manchester) are read by horned-owl (LGPL-3.0)
+//! and need the `owl` feature; without it such files fail with
+//! [`LoadError::FeatureDisabled`], which names the feature.
 
 mod bench;
+#[cfg(feature = "owl")]
 mod census;
 mod decode;
 mod entities;
 mod error;
 mod format;
 mod load;
+#[cfg(feature = "owl")]
 mod owl;
 mod rdf;
 mod sniff;

@@ -55,14 +55,18 @@ fn convert_inner(text: &str, format: KbFormat) -> Result<Converted, OwlFailure> 
     let (ontology, produced) = parse(text, format)?;
     match census::expected_components(text, format) {
         Some(expected) if expected > produced => warnings.push(format!(
-            "horned-owl produced {produced} components from {expected} top-level items: \
-             {} were dropped (unsupported constructs) or were duplicates",
+            "horned-owl read {produced} of the {expected} axioms and declarations in the file: \
+             {} were dropped (constructs it does not support) or were duplicates",
             expected - produced
         )),
         Some(_) => {}
-        None => warnings.push(format!(
-            "completeness of the {format} parse could not be checked (no item census for it)"
-        )),
+        // Only Manchester syntax has no cheap count (a frame holds many axioms).
+        None => warnings.push(
+            "could not check that every axiom was read: horned-owl skips Manchester-syntax \
+             constructs it does not support without failing, and this syntax gives no \
+             independent count of the axioms"
+                .to_owned(),
+        ),
     }
     let mapped: ComponentMappedOntology<ArcStr, ArcAnnotatedComponent> =
         split_disjoint_classes(ontology).into();

@@ -49,7 +49,7 @@ pub(crate) fn load(
     if let Some(base) = base_iri(path) {
         match parser.clone().with_base_iri(base.as_str()) {
             Ok(p) => parser = p,
-            Err(e) => warnings.push(format!("no base IRI for {}: {e}", path.display())),
+            Err(e) => warnings.push(format!("no base IRI from the file's location: {e}")),
         }
     }
     if let Some(g) = graph {

@@ -1,9 +1,11 @@
 //! Helpers shared by integration tests (`mod common;`). Not every test uses every helper.
 #![allow(dead_code)]
 
+#[cfg(feature = "cli")]
 pub mod cli_run;
 pub mod concept_eval;
 pub mod concept_gen;
+pub mod datasets;
 pub mod mock_endpoint;
 
 use std::path::{Path, PathBuf};
@@ -19,17 +21,10 @@ pub fn repo_path(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
 }
 
-/// `../shared/datasets/<rel>` if present; otherwise prints why the caller skips.
+/// `../shared/datasets/<rel>` if present; otherwise a visible skip, or a failure in CI (see
+/// [`datasets::datasets_or_skip`]).
 pub fn shared_dataset(rel: &str) -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/datasets")
-        .join(rel);
-    if p.exists() {
-        Some(p)
-    } else {
-        eprintln!("skipping: {} not found (../shared is absent)", p.display());
-        None
-    }
+    datasets::datasets_or_skip(rel)
 }
 
 /// A store with the given files loaded.

@@ -1,15 +1,21 @@
 //! Where queries run: the SPARQL seam between the oracle and a store.
 //!
 //! The oracle builds `spargebra` algebra and hands it to a [`SparqlBackend`]; only the backend
-//! knows whether the store is an embedded Oxigraph `Store` or a remote endpoint.
+//! knows whether the store is an embedded Oxigraph `Store` or a remote endpoint. The remote
+//! one (`HttpBackend`, with `Auth`) is behind the `http` feature; the capability
+//! [`probe`] works over any backend.
 
+#[cfg(feature = "http")]
 mod auth;
 mod embedded;
+#[cfg(feature = "http")]
 mod http;
 mod probe;
 
+#[cfg(feature = "http")]
 pub use auth::{Auth, AuthFileError};
 pub use embedded::EmbeddedBackend;
+#[cfg(feature = "http")]
 pub use http::{HttpBackend, HttpOptions, QueryMethod, ResultsSyntax};
 pub use probe::{Capabilities, probe, require_capabilities};
 

@@ -1,0 +1,173 @@
+//! Opening a knowledge base: the source (a store, files, an endpoint, any backend) and the
+//! options the oracle and its cache are built with.
+
+use std::path::Path;
+use std::time::Instant;
+
+use oxigraph::store::Store;
+
+use super::{KnowledgeBase, KnowledgeBaseError};
+use crate::kb::{self, KbFormat, LoadReport};
+#[cfg(feature = "http")]
+use crate::oracle::backend::HttpOptions;
+use crate::oracle::backend::{EmbeddedBackend, SparqlBackend};
+use crate::oracle::{CacheOptions, Cached, OracleOptions, SparqlOracle};
+
+/// Options for opening a knowledge base; finish with one of the `open_*` methods.
+#[derive(Clone, Debug, Default)]
+pub struct KnowledgeBaseBuilder {
+    oracle: OracleOptions,
+    cache: CacheOptions,
+    format: Option<KbFormat>,
+}
+
+impl KnowledgeBaseBuilder {
+    /// How queries are written (passed through whole to [`SparqlOracle::new`]).
+    pub fn oracle_options(mut self, options: OracleOptions) -> Self {
+        self.oracle = options;
+        self
+    }
+
+    /// Bounds of the answer cache.
+    pub fn cache_options(mut self, options: CacheOptions) -> Self {
+        self.cache = options;
+        self
+    }
+
+    /// Forces the syntax of the files (by default it comes from the content and extension).
+    pub fn format(mut self, format: KbFormat) -> Self {
+        self.format = Some(format);
+        self
+    }
+
+    /// Over the caller's store, which stays usable (a `Store` is a shared handle).
+    pub fn open_store(self, store: Store) -> Result<KnowledgeBase, KnowledgeBaseError> {
+        let start = Instant::now();
+        let triples = store.len().map_err(KnowledgeBaseError::Store)?;
+        let backend = Box::new(EmbeddedBackend::new(store.clone()));
+        let opened = Opened {
+            store: Some(store),
+            triples,
+            reports: Vec::new(),
+            warnings: Vec::new(),
+        };
+        self.finish(backend, opened, start)
+    }
+
+    /// Loads the files into a fresh in-memory store (see [`kb::load_file`] for the formats).
+    pub fn open_files<P: AsRef<Path>>(
+        self,
+        paths: &[P],
+    ) -> Result<KnowledgeBase, KnowledgeBaseError> {
+        if paths.is_empty() {
+            return Err(KnowledgeBaseError::NoFiles);
+        }
+        let start = Instant::now();
+        let store = Store::new().map_err(KnowledgeBaseError::Store)?;
+        let mut reports = Vec::with_capacity(paths.len());
+        for path in paths {
+            reports.push(kb::load_file(&store, path.as_ref(), self.format)?);
+        }
+        let warnings = reports
+            .iter()
+            .flat_map(|r| {
+                r.warnings
+                    .iter()
+                    .map(|w| format!("{}: {w}", r.path.display()))
+            })
+            .collect();
+        let opened = Opened {
+            triples: reports.iter().map(|r| r.triples_loaded).sum(),
+            store: Some(store.clone()),
+            reports,
+            warnings,
+        };
+        self.finish(Box::new(EmbeddedBackend::new(store)), opened, start)
+    }
+
+    /// Over a SPARQL endpoint: the capability probe runs first, so the oracle writes only
+    /// query shapes the endpoint answers correctly; what it cannot answer becomes a warning.
+    #[cfg(feature = "http")]
+    pub fn open_endpoint(self, options: HttpOptions) -> Result<KnowledgeBase, KnowledgeBaseError> {
+        use crate::oracle::backend::{HttpBackend, require_capabilities};
+        use crate::oracle::sparql::TransitiveShape;
+
+        let start = Instant::now();
+        let endpoint = options.endpoint.clone();
+        let probe_error = |source| KnowledgeBaseError::Probe {
+            endpoint: endpoint.clone(),
+            source,
+        };
+        let backend = HttpBackend::new(options).map_err(probe_error)?;
+        let caps = require_capabilities(&backend).map_err(probe_error)?;
+        let mut warnings = Vec::new();
+        if !caps.counting() {
+            warnings.push(format!(
+                "{endpoint} cannot answer grouped sub-selects correctly: cardinality \
+                 restrictions with n ≥ 2 are composed from successor lists where the cache \
+                 can, and refused otherwise"
+            ));
+        }
+        if caps.shapes().transitive == TransitiveShape::Unavailable {
+            warnings.push(format!(
+                "{endpoint} is Virtuoso, which answers transitive property paths wrongly: \
+                 concepts over transitive roles will be refused"
+            ));
+        }
+        let opened = Opened {
+            store: None,
+            triples: 0,
+            reports: Vec::new(),
+            warnings,
+        };
+        // The backend remembers the probe's findings, so the oracle writes those shapes.
+        self.finish(Box::new(backend), opened, start)
+    }
+
+    /// Over any backend (a caller's own [`SparqlBackend`]); no store, no triple count.
+    pub fn open_backend(
+        self,
+        backend: Box<dyn SparqlBackend>,
+    ) -> Result<KnowledgeBase, KnowledgeBaseError> {
+        let opened = Opened {
+            store: None,
+            triples: 0,
+            reports: Vec::new(),
+            warnings: Vec::new(),
+        };
+        self.finish(backend, opened, Instant::now())
+    }
+
+    fn finish(
+        self,
+        backend: Box<dyn SparqlBackend>,
+        opened: Opened,
+        start: Instant,
+    ) -> Result<KnowledgeBase, KnowledgeBaseError> {
+        let name = backend.name();
+        let oracle = SparqlOracle::new(backend, self.oracle).map_err(|source| {
+            KnowledgeBaseError::Signature {
+                backend: name,
+                source,
+            }
+        })?;
+        let vocabulary = oracle.signature_ref().vocabulary();
+        Ok(KnowledgeBase {
+            store: opened.store,
+            oracle: Cached::new(oracle, self.cache),
+            vocabulary,
+            triples: opened.triples,
+            load_time: start.elapsed(),
+            reports: opened.reports,
+            warnings: opened.warnings,
+        })
+    }
+}
+
+/// What a source contributed before the signature is read.
+struct Opened {
+    store: Option<Store>,
+    triples: usize,
+    reports: Vec<LoadReport>,
+    warnings: Vec<String>,
+}

@@ -1,0 +1,53 @@
+//! The one error type of the front door: what was being done, with the cause as `source`.
+
+use oxigraph::store::StorageError;
+
+use crate::concept::ParseError;
+use crate::kb::LoadError;
+use crate::learn::LearnError;
+use crate::oracle::OracleError;
+use crate::problem::ProblemError;
+
+/// Why a knowledge base could not be opened or asked. Each variant says what was being done;
+/// the cause is the [`source`](std::error::Error::source).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum KnowledgeBaseError {
+    #[error("no knowledge-base file given")]
+    NoFiles,
+    #[error("creating the in-memory store")]
+    Store(#[source] StorageError),
+    /// A file failed to load (the error names it).
+    #[error(transparent)]
+    Load(#[from] LoadError),
+    #[error("reading the signature from {backend}")]
+    Signature {
+        backend: String,
+        #[source]
+        source: OracleError,
+    },
+    /// The endpoint could not be reached, or answered the capability probe wrongly.
+    #[error("probing {endpoint}")]
+    Probe {
+        endpoint: String,
+        #[source]
+        source: OracleError,
+    },
+    #[error("parsing concept `{text}`")]
+    Concept {
+        text: String,
+        #[source]
+        source: ParseError,
+    },
+    /// Reading, selecting or checking learning problems.
+    #[error(transparent)]
+    Problem(#[from] ProblemError),
+    #[error("problem {problem}")]
+    Examples {
+        problem: String,
+        #[source]
+        source: LearnError,
+    },
+    #[error("asking the knowledge base")]
+    Oracle(#[source] OracleError),
+}
