@@ -32,6 +32,8 @@ impl RunStats {
             cache_misses: after.cache_misses - before.cache_misses,
             composed: after.composed - before.composed,
             evaluations: after.evaluations - before.evaluations,
+            politeness_wait_ns: after.politeness_wait_ns - before.politeness_wait_ns,
+            politeness_delay_ms: after.politeness_delay_ms,
         }
     }
 

@@ -4,13 +4,16 @@
 //! knows whether the store is an embedded Oxigraph `Store` or a remote endpoint.
 
 mod auth;
+mod deadline;
 mod embedded;
 mod http;
+mod politeness;
 mod probe;
 
 pub use auth::{Auth, AuthFileError};
 pub use embedded::EmbeddedBackend;
 pub use http::{HttpBackend, HttpOptions, QueryMethod, ResultsSyntax};
+pub use politeness::{PUBLIC_DEFAULT, PolitenessReport, default_for_endpoint, is_local_host};
 pub use probe::{Capabilities, probe, require_capabilities};
 
 use oxigraph::model::Term;
@@ -64,6 +67,12 @@ pub trait SparqlBackend: Send + Sync {
     /// that cannot start before it fails with `OracleError::BudgetExhausted`, and a remote
     /// request's timeout is cut to what is left. The default ignores it.
     fn set_deadline(&self, _deadline: Option<std::time::Instant>) {}
+
+    /// Time spent waiting for the politeness delay and the delay in force (zero for
+    /// backends without one).
+    fn politeness(&self) -> PolitenessReport {
+        PolitenessReport::default()
+    }
 }
 
 impl<B: SparqlBackend + ?Sized> SparqlBackend for Box<B> {
@@ -86,6 +95,10 @@ impl<B: SparqlBackend + ?Sized> SparqlBackend for Box<B> {
     fn set_deadline(&self, deadline: Option<std::time::Instant>) {
         (**self).set_deadline(deadline)
     }
+
+    fn politeness(&self) -> PolitenessReport {
+        (**self).politeness()
+    }
 }
 
 impl<B: SparqlBackend + ?Sized> SparqlBackend for std::sync::Arc<B> {
@@ -107,5 +120,9 @@ impl<B: SparqlBackend + ?Sized> SparqlBackend for std::sync::Arc<B> {
 
     fn set_deadline(&self, deadline: Option<std::time::Instant>) {
         (**self).set_deadline(deadline)
+    }
+
+    fn politeness(&self) -> PolitenessReport {
+        (**self).politeness()
     }
 }
