@@ -33,13 +33,15 @@ use oxigraph::model::Term;
 use rand::Rng;
 use reqwest::StatusCode;
 use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap, RETRY_AFTER};
-use sparesults::{QueryResultsFormat, QueryResultsParser, SliceQueryResultsParserOutput};
+use sparesults::QueryResultsFormat;
 use spargebra::Query;
 use spargebra::algebra::{Expression, GraphPattern, OrderExpression};
 use tokio::sync::Semaphore;
 
 use super::deadline::{DeadlineCell, exhausted};
 use super::politeness::{Politeness, PolitenessReport, default_for_endpoint};
+use super::results::parse_solutions;
+use super::rewrite::without_nested_exists;
 use super::{Auth, Capabilities, SolutionTable, SparqlBackend};
 use crate::oracle::{BudgetExhausted, OracleError};
 
@@ -682,27 +684,24 @@ fn retry_after(headers: &HeaderMap) -> Option<Duration> {
     value.trim().parse::<u64>().ok().map(Duration::from_secs)
 }
 
-fn parse_solutions(format: QueryResultsFormat, body: &[u8]) -> Result<SolutionTable, String> {
-    match QueryResultsParser::from_format(format)
-        .for_slice(body)
-        .map_err(|e| e.to_string())?
-    {
-        SliceQueryResultsParserOutput::Solutions(solutions) => {
-            let variables = solutions.variables().to_vec();
-            let mut rows = Vec::new();
-            for solution in solutions {
-                let solution = solution.map_err(|e| e.to_string())?;
-                rows.push(
-                    variables
-                        .iter()
-                        .map(|v| solution.get(v).cloned())
-                        .collect::<Vec<Option<Term>>>(),
-                );
+/// The variables a SELECT query projects (empty for other queries).
+fn projected_variables(query: &Query) -> Vec<spargebra::term::Variable> {
+    let Query::Select { pattern, .. } = query else {
+        return Vec::new();
+    };
+    let mut p = pattern;
+    loop {
+        match p {
+            GraphPattern::Project { variables, .. } => return variables.clone(),
+            GraphPattern::Distinct { inner }
+            | GraphPattern::Reduced { inner }
+            | GraphPattern::Slice { inner, .. }
+            | GraphPattern::OrderBy { inner, .. } => p = inner,
+            _ => {
+                let mut out = Vec::new();
+                p.on_in_scope_variable(|v| out.push(v.clone()));
+                return out;
             }
-            Ok(SolutionTable { variables, rows })
-        }
-        SliceQueryResultsParserOutput::Boolean(_) => {
-            Err("a boolean answer to a SELECT query".into())
         }
     }
 }
@@ -746,12 +745,24 @@ fn paged_query(
 impl SparqlBackend for HttpBackend {
     fn select(&self, query: &Query) -> Result<SolutionTable, OracleError> {
         let shared = Arc::clone(&self.shared);
-        let q = query.clone();
-        self.block_on(shared.select_all(q)).unwrap_or_else(|| {
+        let q = match self.probed() {
+            Some(caps) if !caps.nested_exists => without_nested_exists(query),
+            _ => query.clone(),
+        };
+        let mut result = self.block_on(shared.select_all(q)).unwrap_or_else(|| {
             Err(self
                 .shared
                 .error(&query.to_string(), "the HTTP runtime stopped"))
-        })
+        });
+        // An empty answer that names no variables (Comunica's `"head": {}`) has the
+        // query's columns.
+        if let Ok(table) = &mut result
+            && table.rows.is_empty()
+            && table.variables.is_empty()
+        {
+            table.variables = projected_variables(query);
+        }
+        result
     }
 
     fn name(&self) -> String {

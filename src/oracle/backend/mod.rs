@@ -9,6 +9,8 @@ mod embedded;
 mod http;
 mod politeness;
 mod probe;
+mod results;
+mod rewrite;
 
 pub use auth::{Auth, AuthFileError};
 pub use embedded::EmbeddedBackend;
