@@ -225,3 +225,57 @@ fn retry_after_is_honoured_before_the_next_request() {
     let requests = mock.requests();
     assert_eq!(requests.len(), 2);
 }
+
+/// A store that reports fixed politeness figures, to follow them through the oracles.
+struct Paced(oxilearn::oracle::backend::EmbeddedBackend);
+
+impl SparqlBackend for Paced {
+    fn select(&self, query: &Query) -> Result<SolutionTable, OracleError> {
+        self.0.select(query)
+    }
+
+    fn name(&self) -> String {
+        "paced".into()
+    }
+
+    fn politeness(&self) -> oxilearn::oracle::backend::PolitenessReport {
+        oxilearn::oracle::backend::PolitenessReport {
+            waited: Duration::from_millis(7),
+            delay: Duration::from_millis(120),
+        }
+    }
+
+    fn set_deadline(&self, deadline: Option<Instant>) {
+        self.0.set_deadline(deadline)
+    }
+}
+
+#[test]
+fn politeness_figures_and_deadlines_pass_through_the_oracles() {
+    use oxilearn::concept::{Concept, Iri};
+    use oxilearn::oracle::{
+        CacheOptions, Cached, IndividualSet, MembershipOracle, OracleOptions, SparqlOracle,
+    };
+    let store = oxigraph::store::Store::new().unwrap();
+    store
+        .load_from_reader(
+            oxigraph::io::RdfFormat::Turtle,
+            "<urn:a> a <urn:C> . <urn:b> a <urn:D> .".as_bytes(),
+        )
+        .unwrap();
+    let backend = Paced(oxilearn::oracle::backend::EmbeddedBackend::new(store));
+    let oracle = SparqlOracle::new(backend, OracleOptions::default()).unwrap();
+    let cached = Cached::new(&oracle, CacheOptions::default());
+    for stats in [oracle.stats(), cached.stats()] {
+        assert_eq!(stats.politeness_wait_ns, 7_000_000);
+        assert_eq!(stats.politeness_delay_ms, 120);
+    }
+    let all = IndividualSet::full(oracle.shared_signature().individual_count());
+    let c = Concept::class(Iri::new("urn:C"));
+    cached.covered(&c, &all).unwrap();
+    cached.set_deadline(Some(Instant::now()));
+    let e = oracle
+        .covered(&Concept::class(Iri::new("urn:D")), &all)
+        .unwrap_err();
+    assert_eq!(e.budget_exhausted(), Some(BudgetExhausted::Deadline), "{e}");
+}
