@@ -162,6 +162,10 @@ fn remote_agrees(
 
 const OXIGRAPH: &str = "OXILEARN_TEST_OXIGRAPH";
 const VIRTUOSO: &str = "OXILEARN_TEST_VIRTUOSO";
+/// Comunica over one fixture file each (it ignores `default-graph-uri`: the file is the
+/// default graph, so the graph IRI passed is only a label here).
+const COMUNICA: &str = "OXILEARN_TEST_COMUNICA";
+const COMUNICA_TRAINS: &str = "OXILEARN_TEST_COMUNICA_TRAINS";
 
 fn fixture(rel: &str) -> PathBuf {
     common::repo_path(rel)
@@ -209,6 +213,31 @@ fn virtuoso_fixtures() {
         22,
     );
 }
+
+/// Comunica answers each query in tens of milliseconds to seconds (it evaluates in
+/// JavaScript over an in-memory copy of the file): small samples keep it to a minute or two.
+#[test]
+fn comunica_fixtures() {
+    remote_agrees(
+        COMUNICA,
+        "http://oxilearn.test/fixtures/family",
+        fixture("fixtures/family/family.ttl"),
+        COMUNICA_CONCEPTS,
+        1000,
+        21,
+    );
+    remote_agrees(
+        COMUNICA_TRAINS,
+        "http://oxilearn.test/fixtures/trains",
+        fixture("fixtures/trains/trains.ttl"),
+        COMUNICA_CONCEPTS,
+        1000,
+        22,
+    );
+}
+
+/// Random concepts per Comunica fixture.
+const COMUNICA_CONCEPTS: usize = 200;
 
 #[test]
 fn oxigraph_server_family_benchmark() {

@@ -74,7 +74,7 @@ stop_pidfile() {
     if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
         cmd="$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null || true)"
         case "$cmd" in
-            *virtuoso-t* | *oxigraph*) ;;
+            *virtuoso-t* | *oxigraph* | *comunica-sparql-file-http*) ;;
             *)
                 log "pid $pid from $pidfile is not one of our servers ($cmd); not signalling it"
                 rm -f "$pidfile"

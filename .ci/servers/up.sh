@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
-# The one entry point for CI: installs Virtuoso and Oxigraph, starts both on
-# 127.0.0.1, loads the test datasets into named graphs on both, checks the
-# triple counts, and writes target/servers/env.sh (source it) with
+# The one entry point for CI: installs Virtuoso, Oxigraph and Comunica, starts
+# them on 127.0.0.1, loads the test datasets into named graphs on the first two,
+# checks the triple counts, and writes target/servers/env.sh (source it) with
 #   OXILEARN_TEST_OXIGRAPH  the Oxigraph SPARQL query endpoint
 #   OXILEARN_TEST_VIRTUOSO  the Virtuoso SPARQL endpoint
 #   OXILEARN_TEST_GRAPHS    the graph IRIs loaded (space-separated)
+#   OXILEARN_TEST_COMUNICA  Comunica over fixtures/family/family.ttl
+#   OXILEARN_TEST_COMUNICA_TRAINS  Comunica over fixtures/trains/trains.ttl
+# (Comunica has no named graphs for file sources and ignores
+# default-graph-uri: one server per fixture, the file its default graph.)
 # Stop everything with .ci/servers/stop.sh. Any failure stops what was
 # started and exits non-zero. Running it again restarts from scratch.
 # Ports (environment): OXILEARN_OXIGRAPH_PORT (17878),
-# OXILEARN_VIRTUOSO_HTTP_PORT (18890), OXILEARN_VIRTUOSO_SQL_PORT (11111).
+# OXILEARN_VIRTUOSO_HTTP_PORT (18890), OXILEARN_VIRTUOSO_SQL_PORT (11111),
+# OXILEARN_COMUNICA_PORT (13030; the trains server uses the next port).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 here=.ci/servers
@@ -17,6 +22,8 @@ source "$here/lib.sh"
 ox_port="${OXILEARN_OXIGRAPH_PORT:-17878}"
 vt_http="${OXILEARN_VIRTUOSO_HTTP_PORT:-18890}"
 vt_sql="${OXILEARN_VIRTUOSO_SQL_PORT:-11111}"
+cm_port="${OXILEARN_COMUNICA_PORT:-13030}"
+cm_trains_port=$((cm_port + 1))
 envfile="$SERVERS_DIR/env.sh"
 
 # FILE|GRAPH|EXPECTED_TRIPLES
@@ -48,6 +55,9 @@ on_exit() {
     if [ "$rc" -ne 0 ]; then
         printf '\n[up] ######## FAILED (exit %s): SPARQL test servers NOT up; stopping what was started ########\n' "$rc" >&2
         rm -f "$envfile"
+        for p in "${cm_pids[@]:-}"; do
+            if [ -n "$p" ] && kill -TERM "$p" 2>/dev/null; then wait "$p" 2>/dev/null || true; fi
+        done
         if [ -n "${vt_start_pid:-}" ] && kill -0 "$vt_start_pid" 2>/dev/null; then
             kill -TERM "$vt_start_pid" 2>/dev/null || true
             wait "$vt_start_pid" 2>/dev/null || true
@@ -72,6 +82,16 @@ fi
 
 step "install Virtuoso" bash "$here/install-virtuoso.sh"
 step "install Oxigraph" bash "$here/install-oxigraph.sh"
+step "install Comunica" bash "$here/install-comunica.sh"
+
+# Comunica (Node) starts in the background too: it reads its file at start-up.
+cm_t0=$EPOCHREALTIME
+cm_pids=()
+for spec in "$cm_port|fixtures/family/family.ttl" "$cm_trains_port|fixtures/trains/trains.ttl"; do
+    IFS='|' read -r p f <<<"$spec"
+    bash "$here/start-comunica.sh" "$p" "$f" 2>"$SERVERS_DIR/start-comunica-$p.out" &
+    cm_pids+=("$!")
+done
 
 # Virtuoso starts in the background (it takes a few seconds) while Oxigraph
 # loads its store offline.
@@ -100,6 +120,17 @@ for d in "${datasets[@]}"; do
     step "load Virtuoso  $(basename "$f")" bash "$here/load-virtuoso.sh" "$vt_sql" "$f" "$g" "$n" >/dev/null
 done
 
+for i in "${!cm_pids[@]}"; do
+    p=$((cm_port + i))
+    if ! wait "${cm_pids[$i]}"; then
+        cat "$SERVERS_DIR/start-comunica-$p.out" >&2
+        die "Comunica on port $p failed to start"
+    fi
+    cat "$SERVERS_DIR/start-comunica-$p.out" >&2
+done
+cm_pids=()
+timings+=("$(printf '%-50s %6ss' "start Comunica x2 (to ready, in parallel)" "$(elapsed_since "$cm_t0")")")
+
 graphs=""
 for d in "${datasets[@]}"; do
     IFS='|' read -r _ g _ <<<"$d"
@@ -110,6 +141,8 @@ cat >"$envfile.tmp" <<ENV
 export OXILEARN_TEST_OXIGRAPH=http://127.0.0.1:$ox_port/query
 export OXILEARN_TEST_VIRTUOSO=http://127.0.0.1:$vt_http/sparql
 export OXILEARN_TEST_GRAPHS="$graphs"
+export OXILEARN_TEST_COMUNICA=http://127.0.0.1:$cm_port/sparql
+export OXILEARN_TEST_COMUNICA_TRAINS=http://127.0.0.1:$cm_trains_port/sparql
 ENV
 mv -f "$envfile.tmp" "$envfile"
 

@@ -63,9 +63,10 @@ pub struct KbArgs {
     /// How queries are sent to the endpoint.
     #[arg(long, value_enum, default_value_t)]
     pub method: MethodArg,
-    /// Milliseconds between the starts of two requests (politeness to public endpoints).
-    #[arg(long, value_name = "MS", default_value_t = 50)]
-    pub politeness_ms: u64,
+    /// Milliseconds between the starts of two requests: default 0 for loopback and
+    /// private-network hosts, 50 for others; the delay adapts to 429/503/Retry-After.
+    #[arg(long, value_name = "MS")]
+    pub politeness_ms: Option<u64>,
     /// Requests in flight at once.
     #[arg(long, value_name = "N", default_value_t = 2)]
     pub concurrency: usize,

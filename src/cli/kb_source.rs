@@ -133,7 +133,10 @@ pub fn http_options(args: &KbArgs, url: &str) -> anyhow::Result<HttpOptions> {
         MethodArg::Get => QueryMethod::Get,
         MethodArg::Direct => QueryMethod::DirectPost,
     };
-    options.politeness = Duration::from_millis(args.politeness_ms);
+    // Without the flag, `HttpOptions::new` picked the host's default.
+    if let Some(ms) = args.politeness_ms {
+        options.politeness = Duration::from_millis(ms);
+    }
     options.concurrency = args.concurrency.max(1);
     options.budget = args.query_budget;
     options.max_rows = args.max_rows.max(1);

@@ -87,6 +87,10 @@ impl RunStats {
             cache_misses: after.cache_misses.saturating_sub(before.cache_misses),
             composed: after.composed.saturating_sub(before.composed),
             evaluations: after.evaluations.saturating_sub(before.evaluations),
+            politeness_wait_ns: after
+                .politeness_wait_ns
+                .saturating_sub(before.politeness_wait_ns),
+            politeness_delay_ms: after.politeness_delay_ms,
         }
     }
 

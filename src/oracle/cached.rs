@@ -463,6 +463,8 @@ impl<O: MembershipOracle> MembershipOracle for Cached<O> {
         own.queries_sent = inner.queries_sent;
         own.rows_received = inner.rows_received;
         own.backend_time_ns = inner.backend_time_ns;
+        own.politeness_wait_ns = inner.politeness_wait_ns;
+        own.politeness_delay_ms = inner.politeness_delay_ms;
         own.cache_hits += inner.cache_hits;
         own.cache_misses += inner.cache_misses;
         own.composed += inner.composed;

@@ -510,7 +510,9 @@ impl<B: SparqlBackend> MembershipOracle for SparqlOracle<B> {
     }
 
     fn stats(&self) -> OracleStats {
-        self.counters.snapshot()
+        self.counters
+            .snapshot()
+            .with_politeness(self.backend.politeness())
     }
 
     fn set_deadline(&self, deadline: Option<std::time::Instant>) {

@@ -22,11 +22,35 @@ pub struct OracleStats {
     pub composed: u64,
     /// Top-level evaluations asked of the oracle.
     pub evaluations: u64,
+    /// Time requests spent waiting for the endpoint's politeness delay (part of
+    /// `backend_time_ns`; summed over concurrent requests, like it).
+    pub politeness_wait_ns: u64,
+    /// The politeness delay in force when the stats were taken (it adapts to throttling).
+    pub politeness_delay_ms: u64,
 }
 
 impl OracleStats {
     pub fn backend_time(&self) -> Duration {
         Duration::from_nanos(self.backend_time_ns)
+    }
+
+    /// The share of backend time spent waiting for the politeness delay, from 0 (never
+    /// waited, or no backend time) to 1 (the run was paced by politeness alone). Above about
+    /// a half, politeness is what limits the run: a smaller `--politeness-ms` (where the
+    /// endpoint allows it) would make it faster.
+    pub fn politeness_share(&self) -> f64 {
+        if self.backend_time_ns == 0 {
+            0.0
+        } else {
+            (self.politeness_wait_ns as f64 / self.backend_time_ns as f64).min(1.0)
+        }
+    }
+
+    /// Takes the backend's politeness figures (see [`crate::oracle::backend::SparqlBackend::politeness`]).
+    pub fn with_politeness(mut self, report: crate::oracle::backend::PolitenessReport) -> Self {
+        self.politeness_wait_ns = u64::try_from(report.waited.as_nanos()).unwrap_or(u64::MAX);
+        self.politeness_delay_ms = u64::try_from(report.delay.as_millis()).unwrap_or(u64::MAX);
+        self
     }
 
     /// Hits over lookups (0 when there were none).
@@ -48,6 +72,8 @@ impl OracleStats {
         self.cache_misses += other.cache_misses;
         self.composed += other.composed;
         self.evaluations += other.evaluations;
+        self.politeness_wait_ns += other.politeness_wait_ns;
+        self.politeness_delay_ms = self.politeness_delay_ms.max(other.politeness_delay_ms);
         self
     }
 }
@@ -78,6 +104,35 @@ impl StatsCounter {
             cache_misses: self.cache_misses.load(Relaxed),
             composed: self.composed.load(Relaxed),
             evaluations: self.evaluations.load(Relaxed),
+            politeness_wait_ns: 0,
+            politeness_delay_ms: 0,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::oracle::backend::PolitenessReport;
+
+    #[test]
+    fn politeness_share_is_wait_over_backend_time() {
+        let none = OracleStats::default();
+        assert_eq!(none.politeness_share(), 0.0);
+        let stats = OracleStats {
+            backend_time_ns: 4_000,
+            ..OracleStats::default()
+        }
+        .with_politeness(PolitenessReport {
+            waited: Duration::from_nanos(1_000),
+            delay: Duration::from_millis(50),
+        });
+        assert_eq!(stats.politeness_share(), 0.25);
+        assert_eq!(stats.politeness_delay_ms, 50);
+        let merged = stats.merged(stats);
+        assert_eq!(merged.politeness_wait_ns, 2_000);
+        assert_eq!(merged.politeness_delay_ms, 50);
     }
 }

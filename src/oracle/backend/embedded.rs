@@ -4,6 +4,7 @@ use oxigraph::sparql::{QueryResults, SparqlEvaluator};
 use oxigraph::store::Store;
 use spargebra::Query;
 
+use super::deadline::DeadlineCell;
 use super::{SolutionTable, SparqlBackend};
 use crate::oracle::OracleError;
 
@@ -13,10 +14,15 @@ use crate::oracle::OracleError;
 /// The knowledge base is the store's default graph; when the store holds named graphs (a TriG
 /// or N-Quads file, a platform's own graphs) it is the union of all graphs, so data in named
 /// graphs is never silently ignored. [`EmbeddedBackend::default_graph_only`] restricts it.
+///
+/// A deadline ([`SparqlBackend::set_deadline`]) is checked before each query starts: Oxigraph
+/// cannot interrupt a query once it runs, so a query started just before the deadline runs to
+/// its end (queries here are bounded by the examples; a slow one overruns by its own length).
 #[derive(Clone)]
 pub struct EmbeddedBackend {
     store: Store,
     union_of_graphs: bool,
+    deadline: DeadlineCell,
 }
 
 impl EmbeddedBackend {
@@ -25,6 +31,7 @@ impl EmbeddedBackend {
         EmbeddedBackend {
             store,
             union_of_graphs,
+            deadline: DeadlineCell::default(),
         }
     }
 
@@ -54,6 +61,7 @@ impl EmbeddedBackend {
 
 impl SparqlBackend for EmbeddedBackend {
     fn select(&self, query: &Query) -> Result<SolutionTable, OracleError> {
+        self.deadline.remaining()?;
         let mut prepared = SparqlEvaluator::new().for_query(query.clone());
         if self.union_of_graphs {
             prepared.dataset_mut().set_default_graph_as_union();
@@ -82,5 +90,32 @@ impl SparqlBackend for EmbeddedBackend {
 
     fn name(&self) -> String {
         "embedded Oxigraph store".into()
+    }
+
+    fn set_deadline(&self, deadline: Option<std::time::Instant>) {
+        self.deadline.set(deadline);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::{Duration, Instant};
+
+    use super::*;
+    use crate::oracle::BudgetExhausted;
+
+    #[test]
+    fn no_query_starts_past_the_deadline() {
+        let backend = EmbeddedBackend::new(Store::new().unwrap());
+        let query = spargebra::SparqlParser::new()
+            .parse_query("SELECT ?x WHERE { VALUES ?x { <urn:a> } }")
+            .unwrap();
+        backend.set_deadline(Some(Instant::now() + Duration::from_secs(60)));
+        assert_eq!(backend.select(&query).unwrap().rows.len(), 1);
+        backend.set_deadline(Some(Instant::now()));
+        let e = backend.select(&query).unwrap_err();
+        assert_eq!(e.budget_exhausted(), Some(BudgetExhausted::Deadline));
+        backend.set_deadline(None);
+        assert!(backend.select(&query).is_ok());
     }
 }

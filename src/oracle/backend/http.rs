@@ -5,8 +5,13 @@
 //!   Virtuoso; long GET URLs are silently truncated there), GET and direct POST on request.
 //! - Every request has a timeout; timeouts, connection errors, 429 and 5xx are retried a
 //!   bounded number of times with exponential backoff and jitter, honouring `Retry-After`.
-//! - A politeness delay spaces request starts and a semaphore bounds concurrency; a query
+//! - A politeness delay spaces request starts (its default follows the host, and it adapts
+//!   to throttling: see [`super::politeness`]) and a semaphore bounds concurrency; a query
 //!   budget stops a run that would send too many.
+//! - Once a deadline is set ([`SparqlBackend::set_deadline`]), a request that cannot start
+//!   before it is not sent, each request's timeout and each backoff sleep is cut to what is
+//!   left, and a timeout that the deadline caused ends the query with
+//!   `BudgetExhausted::Deadline` instead of being retried.
 //! - A result of exactly `max_rows` rows, or one with Virtuoso's `X-SPARQL-MaxRows` header, is
 //!   truncated: the query is re-run page by page (`ORDER BY` all projected variables,
 //!   `LIMIT`/`OFFSET`). Where the endpoint refuses to sort that deep (Virtuoso's
@@ -28,11 +33,15 @@ use oxigraph::model::Term;
 use rand::Rng;
 use reqwest::StatusCode;
 use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap, RETRY_AFTER};
-use sparesults::{QueryResultsFormat, QueryResultsParser, SliceQueryResultsParserOutput};
+use sparesults::QueryResultsFormat;
 use spargebra::Query;
 use spargebra::algebra::{Expression, GraphPattern, OrderExpression};
-use tokio::sync::{Mutex, Semaphore};
+use tokio::sync::Semaphore;
 
+use super::deadline::{DeadlineCell, exhausted};
+use super::politeness::{Politeness, PolitenessReport, default_for_endpoint};
+use super::results::parse_solutions;
+use super::rewrite::without_nested_exists;
 use super::{Auth, Capabilities, SolutionTable, SparqlBackend};
 use crate::oracle::{BudgetExhausted, OracleError};
 
@@ -76,7 +85,9 @@ pub struct HttpOptions {
     /// First backoff delay; doubled per retry, plus up to the same again as jitter.
     pub backoff: Duration,
     pub max_backoff: Duration,
-    /// Minimum time between the starts of two requests.
+    /// Minimum time between the starts of two requests: the floor of the adaptive delay
+    /// (see [`super::politeness`]). [`HttpOptions::new`] picks it from the host: zero for
+    /// loopback and private networks, 50 ms otherwise.
     pub politeness: Duration,
     /// Requests in flight at once.
     pub concurrency: usize,
@@ -91,8 +102,10 @@ pub struct HttpOptions {
 
 impl HttpOptions {
     pub fn new(endpoint: impl Into<String>) -> Self {
+        let endpoint = endpoint.into();
         HttpOptions {
-            endpoint: endpoint.into(),
+            politeness: default_for_endpoint(&endpoint),
+            endpoint,
             default_graphs: Vec::new(),
             named_graphs: Vec::new(),
             method: QueryMethod::default(),
@@ -102,7 +115,6 @@ impl HttpOptions {
             retries: 3,
             backoff: Duration::from_millis(500),
             max_backoff: Duration::from_secs(30),
-            politeness: Duration::from_millis(50),
             concurrency: 2,
             budget: None,
             max_rows: 10_000,
@@ -132,6 +144,8 @@ enum Attempt {
     Done(SolutionTable, Option<usize>),
     Retry(String, Option<Duration>),
     Fail(String),
+    /// The request's timeout, cut short by the run's deadline, ran out.
+    Deadline,
 }
 
 struct Shared {
@@ -140,7 +154,8 @@ struct Shared {
     /// The endpoint URL without userinfo, for messages.
     shown_endpoint: String,
     semaphore: Semaphore,
-    next_start: Mutex<Instant>,
+    politeness: Politeness,
+    deadline: DeadlineCell,
     sent: AtomicU64,
 }
 
@@ -203,7 +218,11 @@ impl HttpBackend {
             shared: Arc::new(Shared {
                 client,
                 semaphore: Semaphore::new(options.concurrency.max(1)),
-                next_start: Mutex::new(Instant::now()),
+                politeness: Politeness::new(
+                    options.politeness,
+                    options.max_backoff.max(options.politeness),
+                ),
+                deadline: DeadlineCell::default(),
                 sent: AtomicU64::new(0),
                 options,
                 shown_endpoint,
@@ -348,11 +367,15 @@ impl Shared {
         let mut attempt = 0;
         loop {
             let outcome = {
-                let _permit = self
-                    .semaphore
-                    .acquire()
-                    .await
-                    .map_err(|_| self.error(query, "backend shut down"))?;
+                self.deadline.remaining()?;
+                let permit = self.semaphore.acquire();
+                let _permit = match self.deadline.get() {
+                    Some(d) => tokio::time::timeout_at(d.into(), permit)
+                        .await
+                        .map_err(|_| exhausted())?,
+                    None => permit.await,
+                }
+                .map_err(|_| self.error(query, "backend shut down"))?;
                 // Reserve a request of the budget atomically, so concurrent callers cannot
                 // all pass a check made before they waited for a permit.
                 let budget = self.options.budget;
@@ -368,12 +391,36 @@ impl Shared {
                         limit: budget.unwrap_or(0),
                     }));
                 }
-                self.wait_politely().await;
-                self.attempt(query).await
+                if self
+                    .politeness
+                    .wait_turn(self.deadline.get())
+                    .await
+                    .is_err()
+                {
+                    // Not sent after all: give the reserved request back.
+                    self.sent.fetch_sub(1, Ordering::SeqCst);
+                    return Err(exhausted());
+                }
+                // The request's timeout is what is left of the run, when that is shorter.
+                let (timeout, cut) = match self.deadline.remaining() {
+                    Ok(Some(left)) if left < self.options.timeout => (left, true),
+                    Ok(_) => (self.options.timeout, false),
+                    Err(e) => {
+                        self.sent.fetch_sub(1, Ordering::SeqCst);
+                        return Err(e);
+                    }
+                };
+                let started = Instant::now();
+                let outcome = self.attempt(query, timeout, cut).await;
+                if let Attempt::Done(..) = outcome {
+                    self.politeness.answered(started.elapsed());
+                }
+                outcome
             };
             match outcome {
                 Attempt::Done(table, truncated) => return Ok((table, truncated)),
                 Attempt::Fail(message) => return Err(self.error(query, message)),
+                Attempt::Deadline => return Err(exhausted()),
                 Attempt::Retry(message, retry_after) => {
                     if attempt >= self.options.retries {
                         return Err(self.error(
@@ -381,7 +428,14 @@ impl Shared {
                             format!("{message} (gave up after {} attempts)", attempt + 1),
                         ));
                     }
-                    tokio::time::sleep(self.backoff(attempt, retry_after)).await;
+                    let sleep = self.backoff(attempt, retry_after);
+                    // A retry that could only start after the deadline is not waited for.
+                    if let Some(left) = self.deadline.remaining()?
+                        && sleep >= left
+                    {
+                        return Err(exhausted());
+                    }
+                    tokio::time::sleep(sleep).await;
                     attempt += 1;
                 }
             }
@@ -398,20 +452,7 @@ impl Shared {
         delay.min(self.options.max_backoff.max(self.options.backoff))
     }
 
-    async fn wait_politely(&self) {
-        if self.options.politeness.is_zero() {
-            return;
-        }
-        let start = {
-            let mut next = self.next_start.lock().await;
-            let start = (*next).max(Instant::now());
-            *next = start + self.options.politeness;
-            start
-        };
-        tokio::time::sleep_until(start.into()).await;
-    }
-
-    fn request(&self, query: &str) -> reqwest::RequestBuilder {
+    fn request(&self, query: &str, timeout: Duration) -> reqwest::RequestBuilder {
         let o = &self.options;
         let mut params: Vec<(&str, &str)> = Vec::new();
         for g in &o.default_graphs {
@@ -442,7 +483,7 @@ impl Shared {
             ResultsSyntax::Json => "application/sparql-results+json",
             ResultsSyntax::Xml => "application/sparql-results+xml",
         };
-        let builder = builder.header(ACCEPT, accept);
+        let builder = builder.header(ACCEPT, accept).timeout(timeout);
         match &o.auth {
             Some(Auth::Basic { user, password }) => builder.basic_auth(user, Some(password)),
             Some(Auth::Bearer(token)) => builder.bearer_auth(token),
@@ -450,9 +491,12 @@ impl Shared {
         }
     }
 
-    async fn attempt(&self, query: &str) -> Attempt {
-        let response = match self.request(query).send().await {
+    /// One request with this `timeout`; `cut` says the deadline set it (then running out of
+    /// time is the deadline's doing, not the endpoint's fault, and is not retried).
+    async fn attempt(&self, query: &str, timeout: Duration, cut: bool) -> Attempt {
+        let response = match self.request(query, timeout).send().await {
             Ok(r) => r,
+            Err(e) if e.is_timeout() && cut => return Attempt::Deadline,
             Err(e) if e.is_timeout() => {
                 return Attempt::Retry(
                     format!("no answer within {:?}", self.options.timeout),
@@ -468,6 +512,7 @@ impl Shared {
         let headers = response.headers().clone();
         let body = match response.bytes().await {
             Ok(b) => b,
+            Err(e) if e.is_timeout() && cut => return Attempt::Deadline,
             Err(e) if e.is_timeout() => {
                 return Attempt::Retry("answer cut off by the timeout".into(), None);
             }
@@ -475,6 +520,12 @@ impl Shared {
                 return Attempt::Retry(format!("answer cut off: {}", without_url(&e)), None);
             }
         };
+        let throttled = status == StatusCode::TOO_MANY_REQUESTS
+            || status == StatusCode::SERVICE_UNAVAILABLE
+            || headers.contains_key(RETRY_AFTER);
+        if throttled {
+            self.politeness.throttled(retry_after(&headers)).await;
+        }
         if !status.is_success() {
             let message = format!("HTTP {status}: {}", excerpt(&body));
             // Refusing to sort that deep is no transient fault: the caller splits instead.
@@ -633,27 +684,24 @@ fn retry_after(headers: &HeaderMap) -> Option<Duration> {
     value.trim().parse::<u64>().ok().map(Duration::from_secs)
 }
 
-fn parse_solutions(format: QueryResultsFormat, body: &[u8]) -> Result<SolutionTable, String> {
-    match QueryResultsParser::from_format(format)
-        .for_slice(body)
-        .map_err(|e| e.to_string())?
-    {
-        SliceQueryResultsParserOutput::Solutions(solutions) => {
-            let variables = solutions.variables().to_vec();
-            let mut rows = Vec::new();
-            for solution in solutions {
-                let solution = solution.map_err(|e| e.to_string())?;
-                rows.push(
-                    variables
-                        .iter()
-                        .map(|v| solution.get(v).cloned())
-                        .collect::<Vec<Option<Term>>>(),
-                );
+/// The variables a SELECT query projects (empty for other queries).
+fn projected_variables(query: &Query) -> Vec<spargebra::term::Variable> {
+    let Query::Select { pattern, .. } = query else {
+        return Vec::new();
+    };
+    let mut p = pattern;
+    loop {
+        match p {
+            GraphPattern::Project { variables, .. } => return variables.clone(),
+            GraphPattern::Distinct { inner }
+            | GraphPattern::Reduced { inner }
+            | GraphPattern::Slice { inner, .. }
+            | GraphPattern::OrderBy { inner, .. } => p = inner,
+            _ => {
+                let mut out = Vec::new();
+                p.on_in_scope_variable(|v| out.push(v.clone()));
+                return out;
             }
-            Ok(SolutionTable { variables, rows })
-        }
-        SliceQueryResultsParserOutput::Boolean(_) => {
-            Err("a boolean answer to a SELECT query".into())
         }
     }
 }
@@ -697,12 +745,24 @@ fn paged_query(
 impl SparqlBackend for HttpBackend {
     fn select(&self, query: &Query) -> Result<SolutionTable, OracleError> {
         let shared = Arc::clone(&self.shared);
-        let q = query.clone();
-        self.block_on(shared.select_all(q)).unwrap_or_else(|| {
+        let q = match self.probed() {
+            Some(caps) if !caps.nested_exists => without_nested_exists(query),
+            _ => query.clone(),
+        };
+        let mut result = self.block_on(shared.select_all(q)).unwrap_or_else(|| {
             Err(self
                 .shared
                 .error(&query.to_string(), "the HTTP runtime stopped"))
-        })
+        });
+        // An empty answer that names no variables (Comunica's `"head": {}`) has the
+        // query's columns.
+        if let Ok(table) = &mut result
+            && table.rows.is_empty()
+            && table.variables.is_empty()
+        {
+            table.variables = projected_variables(query);
+        }
+        result
     }
 
     fn name(&self) -> String {
@@ -716,6 +776,17 @@ impl SparqlBackend for HttpBackend {
     fn remember_probe(&self, caps: &Capabilities) {
         if let Ok(mut p) = self.probed.lock() {
             *p = Some(caps.clone());
+        }
+    }
+
+    fn set_deadline(&self, deadline: Option<Instant>) {
+        self.shared.deadline.set(deadline);
+    }
+
+    fn politeness(&self) -> PolitenessReport {
+        PolitenessReport {
+            waited: self.shared.politeness.waited(),
+            delay: self.shared.politeness.current(),
         }
     }
 }

@@ -7,16 +7,21 @@
 
 #[cfg(feature = "http")]
 mod auth;
+mod deadline;
 mod embedded;
 #[cfg(feature = "http")]
 mod http;
+mod politeness;
 mod probe;
+mod results;
+mod rewrite;
 
 #[cfg(feature = "http")]
 pub use auth::{Auth, AuthFileError};
 pub use embedded::EmbeddedBackend;
 #[cfg(feature = "http")]
 pub use http::{HttpBackend, HttpOptions, QueryMethod, ResultsSyntax};
+pub use politeness::{PUBLIC_DEFAULT, PolitenessReport, default_for_endpoint, is_local_host};
 pub use probe::{Capabilities, probe, require_capabilities};
 
 use oxigraph::model::Term;
@@ -70,6 +75,12 @@ pub trait SparqlBackend: Send + Sync {
     /// that cannot start before it fails with `OracleError::BudgetExhausted`, and a remote
     /// request's timeout is cut to what is left. The default ignores it.
     fn set_deadline(&self, _deadline: Option<std::time::Instant>) {}
+
+    /// Time spent waiting for the politeness delay and the delay in force (zero for
+    /// backends without one).
+    fn politeness(&self) -> PolitenessReport {
+        PolitenessReport::default()
+    }
 }
 
 impl<B: SparqlBackend + ?Sized> SparqlBackend for Box<B> {
@@ -92,6 +103,10 @@ impl<B: SparqlBackend + ?Sized> SparqlBackend for Box<B> {
     fn set_deadline(&self, deadline: Option<std::time::Instant>) {
         (**self).set_deadline(deadline)
     }
+
+    fn politeness(&self) -> PolitenessReport {
+        (**self).politeness()
+    }
 }
 
 impl<B: SparqlBackend + ?Sized> SparqlBackend for std::sync::Arc<B> {
@@ -113,5 +128,9 @@ impl<B: SparqlBackend + ?Sized> SparqlBackend for std::sync::Arc<B> {
 
     fn set_deadline(&self, deadline: Option<std::time::Instant>) {
         (**self).set_deadline(deadline)
+    }
+
+    fn politeness(&self) -> PolitenessReport {
+        (**self).politeness()
     }
 }

@@ -36,6 +36,10 @@ pub struct Capabilities {
     /// A conjunction holding a disjunction of five `EXISTS` keeps its other conjuncts
     /// (Virtuoso 7 drops them): else [`BooleanShape::Split`] is used.
     pub wide_disjunctions: bool,
+    /// An `EXISTS` nested in an `EXISTS` sees the outer binding (Comunica 4 loses it): else
+    /// the HTTP backend rewrites nested existence tests into joins and `MINUS` before
+    /// sending (see `backend::rewrite`).
+    pub nested_exists: bool,
     /// The endpoint named itself Virtuoso in an error answer: its transitive paths are refused
     /// and large filters are not sent (see [`TransitiveShape::Unavailable`]).
     pub virtuoso: bool,
@@ -138,6 +142,49 @@ fn iris(backend: &dyn SparqlBackend, query: &Query, column: &str) -> Option<Vec<
             })
             .collect(),
     )
+}
+
+/// Whether `GROUP BY` with `COUNT(DISTINCT)` and `HAVING (COUNT(DISTINCT ?y) >= 2)` keeps
+/// exactly the group with two distinct values, with the right count, on inline data. This is
+/// the only use the oracle makes of aggregates: groups that hold at least one row (`≤n` is
+/// `NOT EXISTS` of `≥n+1`). Counting an empty group is not asked: Comunica 4 answers
+/// `COUNT(DISTINCT ?y)` over only unbound `?y` with an unbound count instead of 0, which an
+/// earlier probe (`OPTIONAL` … `HAVING (COUNT(DISTINCT ?y) < 1)`) took for no aggregates.
+fn aggregates_counted(backend: &dyn SparqlBackend) -> Result<bool, OracleError> {
+    let query = parse(
+        "SELECT ?x (COUNT(DISTINCT ?y) AS ?n) WHERE { VALUES (?x ?y) { \
+         (<urn:oxilearn:probe:a> <urn:oxilearn:probe:1>) (<urn:oxilearn:probe:a> <urn:oxilearn:probe:2>) \
+         (<urn:oxilearn:probe:a> <urn:oxilearn:probe:2>) (<urn:oxilearn:probe:b> <urn:oxilearn:probe:3>) } } \
+         GROUP BY ?x HAVING (COUNT(DISTINCT ?y) >= 2)",
+    )?;
+    let Ok(table) = backend.select(&query) else {
+        return Ok(false);
+    };
+    let (Some(cx), Some(cn)) = (table.column("x"), table.column("n")) else {
+        return Ok(false);
+    };
+    let [row] = table.rows.as_slice() else {
+        return Ok(false);
+    };
+    let x = matches!(row.get(cx), Some(Some(Term::NamedNode(x))) if x.as_str() == "urn:oxilearn:probe:a");
+    let n = matches!(row.get(cn), Some(Some(Term::Literal(n))) if n.value() == "2");
+    Ok(x && n)
+}
+
+/// Whether `EXISTS { ?x ?p ?o FILTER NOT EXISTS { ?o <probe:p> ?z } }` keeps `?x` bound: for
+/// a subject of the graph and an IRI without triples, only the subject may pass. An endpoint
+/// that evaluates the outer group without `?x` (Comunica 4 does, once the group holds an
+/// existence test of its own) lets both pass. True when the graph offers no subject.
+fn nested_exists_correlated(backend: &dyn SparqlBackend) -> Result<bool, OracleError> {
+    let subject = parse("SELECT ?s WHERE { ?s ?p ?o FILTER(isIRI(?s)) } LIMIT 1")?;
+    let Some(subject) = iris(backend, &subject, "s").and_then(|s| s.into_iter().next()) else {
+        return Ok(true);
+    };
+    let query = parse(&format!(
+        "SELECT ?x WHERE {{ VALUES ?x {{ <{subject}> {A} }} \
+         FILTER EXISTS {{ ?x ?p ?o FILTER NOT EXISTS {{ ?o {P} ?z }} }} }}"
+    ))?;
+    Ok(iris(backend, &query, "x").is_some_and(|got| got == [subject]))
 }
 
 /// `(E₁ || … || E₅) && F` for a subject of the graph, with `E₁` true (`?x ?p ?o`) and `F`
@@ -290,12 +337,7 @@ pub fn probe(backend: &dyn SparqlBackend) -> Result<Capabilities, OracleError> {
         backend,
         &format!("SELECT ?x WHERE {{ VALUES ?x {{ {A} }} FILTER NOT EXISTS {{ ?x {P} ?y }} }}"),
     )? == Some(1);
-    let aggregates = rows(
-        backend,
-        &format!(
-            "SELECT ?x (COUNT(DISTINCT ?y) AS ?n) WHERE {{ VALUES ?x {{ {A} }} OPTIONAL {{ ?x {P} ?y }} }} GROUP BY ?x HAVING (COUNT(DISTINCT ?y) < 1)"
-        ),
-    )? == Some(1);
+    let aggregates = aggregates_counted(backend)?;
     // Inline data, so the right answer is known whatever the graph holds: only <a> has two
     // distinct ?y; an endpoint that does not correlate ?x answers both or none.
     let correlated_text = "SELECT ?x WHERE { VALUES ?x { <urn:oxilearn:probe:a> <urn:oxilearn:probe:b> } \
@@ -325,7 +367,9 @@ pub fn probe(backend: &dyn SparqlBackend) -> Result<Capabilities, OracleError> {
         correlated_subselect && (sample.is_none() || on_data(CountingShape::Correlated)?);
     let joined_subselect = aggregates && on_data(CountingShape::Joined)?;
     let wide_disjunctions = wide_disjunctions_kept(backend)?;
+    let nested_exists = nested_exists_correlated(backend)?;
     let caps = Capabilities {
+        nested_exists,
         wide_disjunctions,
         virtuoso,
         values,
@@ -372,6 +416,7 @@ mod tests {
         let caps = require_capabilities(&EmbeddedBackend::new(store)).unwrap();
         assert!(caps.missing().is_empty(), "{caps:?}");
         assert!(caps.joined_subselect, "{caps:?}");
+        assert!(caps.nested_exists, "{caps:?}");
         assert_eq!(caps.shapes().counting, CountingShape::Correlated);
         assert_eq!(caps.shapes().booleans, BooleanShape::Inline);
     }
