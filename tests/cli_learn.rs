@@ -211,4 +211,16 @@ fn bad_learner_input_fails_clearly() {
         "Nope",
     ]);
     assert!(e.contains("Nope"), "{e}");
+    // Huge budgets are refused with the flag's name (Duration::from_secs_f64 would panic).
+    let e = fails_with(&[
+        "learn",
+        "--kb",
+        FAMILY,
+        "--problems",
+        PROBLEMS,
+        "--max-runtime",
+        "1e20",
+    ]);
+    assert!(e.contains("--max-runtime"), "{e}");
+    assert!(!e.contains("panicked"), "{e}");
 }

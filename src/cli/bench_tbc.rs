@@ -10,9 +10,8 @@ use super::kb_source;
 use super::print_json;
 use super::problems::example_sets;
 use crate::eval::Summary;
-use std::time::Duration;
 
-use super::learner::cancel_flag;
+use super::learner::{cancel_flag, secs_flag};
 use crate::learn::celoe::{Celoe, CeloeParams};
 use crate::learn::experiment::cross_validate;
 use crate::learn::tbc::{FeatureSemantics, GridCell, Selection, Tbc, TbcParams, paper_grid};
@@ -114,7 +113,10 @@ pub fn run(args: BenchTbcArgs) -> anyhow::Result<()> {
         bail!("--time-limit must be a positive number of seconds, not {t}");
     }
     let control = RunControl {
-        max_runtime: args.time_limit.map(Duration::from_secs_f64),
+        max_runtime: args
+            .time_limit
+            .map(|t| secs_flag("--time-limit", t))
+            .transpose()?,
         cancel: Some(cancel_flag()),
         ..RunControl::default()
     };
@@ -186,7 +188,7 @@ pub fn run(args: BenchTbcArgs) -> anyhow::Result<()> {
             ..CeloeParams::default()
         };
         let celoe_control = RunControl {
-            max_runtime: Some(Duration::from_secs_f64(args.celoe_secs)),
+            max_runtime: Some(secs_flag("--celoe-secs", args.celoe_secs)?),
             max_tests: Some(args.celoe_tests),
             ..control.clone()
         };

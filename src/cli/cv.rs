@@ -13,7 +13,9 @@ use anyhow::{Context, bail};
 use serde::Serialize;
 
 use super::args::CvArgs;
-use super::learner::{Prepared, SolutionJson, cancelled, checked_examples, control, prepare};
+use super::learner::{
+    Prepared, SolutionJson, cancelled, checked_examples, control, max_runtime, prepare,
+};
 use super::print_json;
 use super::problems::load_selected;
 use super::progress::SearchProgress;
@@ -141,6 +143,7 @@ fn cv_one(
 ) -> anyhow::Result<CvJson> {
     let session = &prep.session;
     let learner = (prep.entry.build)(&args.learn, session, &prep.rho)?;
+    let budget = max_runtime(&args.learn)?;
     // One progress line per fold, finished when the next fold starts (and at the end).
     let mut current: Option<Arc<SearchProgress>> = None;
     let outcome = cross_validate_with(
@@ -156,7 +159,7 @@ fn cv_one(
             let label = format!("{} fold {}/{k}", p.name, i + 1);
             let progress = Arc::new(SearchProgress::new(label, args.learn.quiet));
             current = Some(progress.clone());
-            control(&args.learn, &progress)
+            control(&args.learn, budget, &progress)
         },
     );
     if let Some(p) = current.take() {

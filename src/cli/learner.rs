@@ -84,11 +84,28 @@ pub fn prepare(
 }
 
 fn check_budgets(args: &LearnArgs) -> anyhow::Result<()> {
+    max_runtime(args).map(|_| ())
+}
+
+/// `secs` seconds as a [`Duration`], or an error naming `flag` when it is negative, not a
+/// number, or too large to represent (`Duration::from_secs_f64` would panic on those).
+pub fn secs_flag(flag: &str, secs: f64) -> anyhow::Result<Duration> {
+    Duration::try_from_secs_f64(secs).map_err(|e| {
+        anyhow::anyhow!("{flag} must be a representable number of seconds, not {secs} ({e})")
+    })
+}
+
+/// The `--max-runtime` budget (0 = no limit), refused when it is negative, not finite or
+/// too large to represent.
+pub fn max_runtime(args: &LearnArgs) -> anyhow::Result<Option<Duration>> {
     let r = args.search.max_runtime;
     if !(r.is_finite() && r >= 0.0) {
         bail!("--max-runtime must be a non-negative number of seconds (0 = no limit), not {r}");
     }
-    Ok(())
+    if r == 0.0 {
+        return Ok(None);
+    }
+    secs_flag("--max-runtime", r).map(Some)
 }
 
 /// Every problem's examples, checked before any run; all problems that are wrong are
@@ -142,13 +159,16 @@ pub fn cancelled() -> bool {
     cancel_flag().load(Ordering::Relaxed)
 }
 
-/// The run's control from the shared flags: `--max-runtime` (0 = no limit), `--max-tests`,
-/// Ctrl-C, and a progress line labelled `label`.
-pub fn control(args: &LearnArgs, progress: &Arc<SearchProgress>) -> RunControl {
-    let r = args.search.max_runtime;
+/// The run's control from the shared flags: the checked `--max-runtime` ([`max_runtime`]),
+/// `--max-tests`, Ctrl-C, and a progress line.
+pub fn control(
+    args: &LearnArgs,
+    max_runtime: Option<Duration>,
+    progress: &Arc<SearchProgress>,
+) -> RunControl {
     let p = progress.clone();
     RunControl {
-        max_runtime: (r > 0.0).then(|| Duration::from_secs_f64(r)),
+        max_runtime,
         max_tests: args.search.max_tests,
         max_queries: None,
         cancel: Some(cancel_flag()),
@@ -172,7 +192,11 @@ pub fn fit(
     if let Some(c) = context {
         training = training.with_context(c.all().clone());
     }
-    let run = learner.fit(&prep.session.oracle, &training, &control(args, &progress));
+    let run = learner.fit(
+        &prep.session.oracle,
+        &training,
+        &control(args, max_runtime(args)?, &progress),
+    );
     progress.finish();
     let mut run = run.with_context(|| format!("learning {label}"))?;
     run.stats.load_ms = prep.load_ms;

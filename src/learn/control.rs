@@ -92,7 +92,8 @@ impl RunControl {
     /// dropped).
     pub fn start<'o, O: MembershipOracle + ?Sized>(&self, oracle: &'o O) -> RunClock<'o, O> {
         let start = Instant::now();
-        let deadline = self.max_runtime.map(|d| start + d);
+        // A budget too large to add to the clock is no deadline at all.
+        let deadline = self.max_runtime.and_then(|d| start.checked_add(d));
         oracle.set_deadline(deadline);
         RunClock {
             control: self.clone(),
@@ -192,12 +193,14 @@ impl<'o, O: MembershipOracle + ?Sized> QueryBudgeted<'o, O> {
         }
     }
 
+    fn exhausted(&self) -> OracleError {
+        OracleError::BudgetExhausted(BudgetExhausted::Queries { limit: self.limit })
+    }
+
     fn check(&self) -> Result<(), OracleError> {
         let sent = self.inner.stats().queries_sent.saturating_sub(self.start);
         if sent >= self.limit {
-            return Err(OracleError::BudgetExhausted(BudgetExhausted::Queries {
-                limit: self.limit,
-            }));
+            return Err(self.exhausted());
         }
         Ok(())
     }
@@ -257,14 +260,9 @@ impl<O: MembershipOracle + ?Sized> MembershipOracle for QueryBudgeted<'_, O> {
         concepts: &[crate::concept::Concept],
         among: &IndividualSet,
     ) -> Vec<Result<IndividualSet, OracleError>> {
-        if let Err(e) = self.check() {
-            let mut out = vec![Err(e)];
-            out.extend((1..concepts.len()).map(|_| {
-                Err(OracleError::BudgetExhausted(BudgetExhausted::Queries {
-                    limit: self.limit,
-                }))
-            }));
-            return out;
+        // One result per concept, whatever the batch's length (an empty batch stays empty).
+        if self.check().is_err() {
+            return concepts.iter().map(|_| Err(self.exhausted())).collect();
         }
         self.inner.covered_batch(concepts, among)
     }
@@ -294,5 +292,33 @@ mod tests {
             timed.start(&oracle).exhausted(0),
             Some(Termination::TimeBudget)
         );
+    }
+
+    #[test]
+    fn a_runtime_too_large_for_the_clock_is_no_deadline() {
+        let store = oxigraph::store::Store::new().unwrap();
+        let oracle = ReferenceOracle::new(&store, Default::default()).unwrap();
+        let huge = RunControl::unlimited().with_max_runtime(Duration::MAX);
+        assert_eq!(huge.start(&oracle).stopped(), None);
+    }
+
+    #[test]
+    fn an_exhausted_query_budget_fails_every_concept_of_a_batch() {
+        use crate::concept::Concept;
+        let store = oxigraph::store::Store::new().unwrap();
+        let oracle = ReferenceOracle::new(&store, Default::default()).unwrap();
+        let budgeted = QueryBudgeted::new(&oracle, 0);
+        let among = IndividualSet::default();
+        for n in [0, 1, 3] {
+            let batch = vec![Concept::Top; n];
+            let out = budgeted.covered_batch(&batch, &among);
+            assert_eq!(out.len(), n);
+            assert!(out.iter().all(|r| matches!(
+                r,
+                Err(OracleError::BudgetExhausted(BudgetExhausted::Queries {
+                    limit: 0
+                }))
+            )));
+        }
     }
 }
