@@ -11,7 +11,7 @@ use common::{repo_path, shared_dataset, store_of};
 use oxilearn::learn::celoe::{Celoe, CeloeParams};
 use oxilearn::learn::document::{from_json, signature_fingerprint, to_json};
 use oxilearn::learn::tbc::{FeatureSemantics, Missing, Tbc, TbcParams};
-use oxilearn::learn::{Learner, RunControl, TrainingSet, splits};
+use oxilearn::learn::{LearnError, Learner, RunControl, TrainingSet, splits};
 use oxilearn::oracle::backend::EmbeddedBackend;
 use oxilearn::oracle::{CacheOptions, Cached, OracleOptions, Signature, SparqlOracle};
 use oxilearn::problem::load_problems;
@@ -52,7 +52,7 @@ fn round_trip(
     control: &RunControl,
 ) -> String {
     let run = learner.fit(oracle, training, control).expect("fits");
-    let text = to_json(run.model.as_ref(), learner.parameters(), Some(problem), sig);
+    let text = to_json(run.model.as_ref(), learner.parameters(), Some(problem), sig).unwrap();
     let loaded = from_json(&text, sig).expect("loads back");
     assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
     assert_eq!(loaded.header.algorithm, learner.name());
@@ -78,7 +78,8 @@ fn round_trip(
             learner.parameters(),
             Some(problem),
             sig
-        ),
+        )
+        .unwrap(),
         text
     );
     text
@@ -140,6 +141,101 @@ fn tbc_models_round_trip_on_the_shapes_fixture() {
         let control = RunControl::default().with_max_tests(5_000);
         let text = round_trip(&tbc, &oracle, &sig, &t, &problems[0].name, &control);
         names_entities_by_iri(&text);
+        if missing == Missing::Im3 {
+            let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+            assert_eq!(doc["model"]["features"].as_array().unwrap().len(), 1);
+            corrupted_networks_are_refused(&doc, &sig, false);
+            // The same feature as a hand-written ROBUST network with interval CPTs.
+            let mut robust = doc.clone();
+            robust["model"]["missing"] = "robust".into();
+            robust["model"]["fitted"] = serde_json::json!({
+                "network": {
+                    "cpt": [[0.5, 0.5, 0.25, 0.75]],
+                    "prior": [0.5, 0.5],
+                    "shape": {"arity": [2], "parent": [null]}
+                },
+                "intervals": {"lower": [[0.4, 0.4, 0.2, 0.7]], "upper": [[0.6, 0.6, 0.3, 0.8]]}
+            });
+            corrupted_networks_are_refused(&robust, &sig, true);
+        }
+    }
+}
+
+/// Hand-corrupted TBC documents fail with a model-format error naming what is wrong (the
+/// predictor would otherwise index out of bounds or return non-probabilities).
+fn corrupted_networks_are_refused(doc: &serde_json::Value, sig: &Signature, robust: bool) {
+    from_json(&doc.to_string(), sig).expect("the uncorrupted document loads");
+    type Corruption = fn(&mut serde_json::Value);
+    let mut cases: Vec<(&str, Corruption, &str)> = vec![
+        (
+            "a parent missing",
+            |n| {
+                n["shape"]["parent"].as_array_mut().unwrap().pop();
+            },
+            "parents",
+        ),
+        (
+            "an arity the missing-value handling does not have",
+            |n| n["shape"]["arity"][0] = 7.into(),
+            "arity 7",
+        ),
+        (
+            "a parent that is not a feature",
+            |n| n["shape"]["parent"][0] = 99.into(),
+            "parent 99",
+        ),
+        (
+            "a CPT cell missing",
+            |n| {
+                n["cpt"][0].as_array_mut().unwrap().pop();
+            },
+            "cells",
+        ),
+        (
+            "a CPT value above 1",
+            |n| n["cpt"][0][0] = 1.5.into(),
+            "not a probability",
+        ),
+        (
+            "a negative prior",
+            |n| n["prior"][0] = (-0.25).into(),
+            "prior",
+        ),
+    ];
+    if robust {
+        cases.push((
+            "an interval CPT cell missing",
+            |n| {
+                n["intervals"]["lower"][0].as_array_mut().unwrap().pop();
+            },
+            "interval CPT",
+        ));
+        cases.push((
+            "a lower bound above its upper bound",
+            |n| {
+                n["intervals"]["lower"][0][0] = 1.0.into();
+                n["intervals"]["upper"][0][0] = 0.5.into();
+            },
+            "lower bound above",
+        ));
+    }
+    for (what, corrupt, expected) in cases {
+        let mut bad = doc.clone();
+        // The network lives in `fitted`, the intervals next to it.
+        let fitted = &mut bad["model"]["fitted"];
+        if expected.contains("interval") || expected.contains("lower bound") {
+            corrupt(fitted);
+        } else {
+            corrupt(&mut fitted["network"]);
+        }
+        match from_json(&bad.to_string(), sig) {
+            Err(e @ LearnError::ModelFormat(_)) => {
+                let e = e.to_string();
+                assert!(e.contains(expected), "{what}: {e}");
+            }
+            Err(e) => panic!("{what}: not a model-format error: {e}"),
+            Ok(_) => panic!("{what}: a corrupted network was accepted"),
+        }
     }
 }
 
@@ -169,7 +265,7 @@ fn another_signature_warns_and_foreign_names_fail_clearly() {
     let run = celoe
         .fit(&oracle, &t, &RunControl::default().with_max_tests(2_000))
         .unwrap();
-    let text = to_json(run.model.as_ref(), celoe.parameters(), Some("Father"), &sig);
+    let text = to_json(run.model.as_ref(), celoe.parameters(), Some("Father"), &sig).unwrap();
     // The same schema plus one class: loads, with a warning naming both fingerprints.
     let mut wider = (*sig).clone();
     wider

@@ -37,7 +37,7 @@ pub fn run(
         celoe.parameters(),
         Some(problem),
         kb.signature(),
-    );
+    )?;
     let path = std::env::temp_dir().join(format!("oxilearn-{problem}-{}.json", std::process::id()));
     std::fs::write(&path, &saved)?;
     let loaded = document::from_json(&std::fs::read_to_string(&path)?, kb.signature());

@@ -92,7 +92,8 @@ pub fn run(args: LearnArgs) -> anyhow::Result<()> {
                 learner.parameters(),
                 Some(&p.name),
                 prep.session.signature().as_ref(),
-            );
+            )
+            .with_context(|| format!("saving the model of {} to {}", p.name, path.display()))?;
             write_atomically(path, &text)?;
         }
         if !args.json {

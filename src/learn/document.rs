@@ -72,13 +72,30 @@ pub struct LoadedModel {
     pub warnings: Vec<String>,
 }
 
-/// The document for `model` (pretty-printed JSON).
+/// A model body as JSON, refusing any non-finite number among `numbers` (the body's
+/// floating-point fields): serde_json would silently write it as `null`, which no loader
+/// reads back as the number it was.
+pub(crate) fn body_json<T: Serialize>(
+    body: &T,
+    what: &str,
+    numbers: impl IntoIterator<Item = f64>,
+) -> Result<serde_json::Value, LearnError> {
+    if let Some(x) = numbers.into_iter().find(|x| !x.is_finite()) {
+        return Err(LearnError::ModelWrite(format!(
+            "{what} holds the non-finite number {x}, which JSON cannot represent"
+        )));
+    }
+    serde_json::to_value(body).map_err(|e| LearnError::ModelWrite(format!("{what}: {e}")))
+}
+
+/// The document for `model` (pretty-printed JSON); fails when the body cannot be written
+/// faithfully (a non-finite number, a serialisation error).
 pub fn to_json(
     model: &dyn Model,
     parameters: serde_json::Value,
     problem: Option<&str>,
     signature: &Signature,
-) -> String {
+) -> Result<String, LearnError> {
     let doc = Document {
         header: ModelHeader {
             format: FORMAT.to_owned(),
@@ -88,10 +105,10 @@ pub fn to_json(
             problem: problem.map(str::to_owned),
             signature_fingerprint: signature_fingerprint(signature),
         },
-        model: model.body(),
+        model: model.body()?,
     };
-    // A document of strings, numbers and maps always serialises.
-    serde_json::to_string_pretty(&doc).unwrap_or_default()
+    serde_json::to_string_pretty(&doc)
+        .map_err(|e| LearnError::ModelWrite(format!("the model document: {e}")))
 }
 
 /// Reads a document written by [`to_json`] against the KB of `signature`.

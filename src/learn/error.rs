@@ -26,6 +26,8 @@ pub enum LearnError {
     },
     #[error("cannot read the model: {0}")]
     ModelFormat(String),
+    #[error("cannot save the model: {0}")]
+    ModelWrite(String),
     #[error("cross-validation")]
     Folds(#[from] FoldError),
     #[error("the oracle failed")]

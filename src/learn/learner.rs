@@ -120,6 +120,8 @@ pub trait Model: Debug + Send + Sync {
     /// Whether predictions carry a ranking value (then AUC-PR/AUC-ROC are meaningful).
     fn is_scored(&self) -> bool;
 
-    /// The algorithm-specific part of a saved model (entities as full IRIs).
-    fn body(&self) -> serde_json::Value;
+    /// The algorithm-specific part of a saved model (entities as full IRIs); fails with
+    /// [`LearnError::ModelWrite`] rather than write what cannot be read back (see
+    /// [`crate::learn::document::body_json`]).
+    fn body(&self) -> Result<serde_json::Value, LearnError>;
 }

@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Serialize, Serializer};
 
-use super::document::ModelLoader;
+use super::document::{ModelLoader, body_json};
 use super::{Examples, LearnError, Model, Prediction, QualityMeasure};
 use crate::concept::{Concept, Vocabulary, parse, to_dl, to_manchester, to_manchester_full};
 use crate::eval::Confusion;
@@ -172,7 +172,7 @@ impl Model for ConceptModel {
         true
     }
 
-    fn body(&self) -> serde_json::Value {
+    fn body(&self) -> Result<serde_json::Value, LearnError> {
         let body = Body {
             quality: self.quality_measure.name().to_owned(),
             semantics: match self.semantics {
@@ -193,7 +193,8 @@ impl Model for ConceptModel {
                 })
                 .collect(),
         };
-        serde_json::to_value(body).unwrap_or_default()
+        let qualities: Vec<f64> = self.solutions.iter().map(|s| s.quality).collect();
+        body_json(&body, "the celoe model", qualities)
     }
 }
 

@@ -8,7 +8,7 @@ use super::features::{self, Truth};
 use super::params::{FeatureSemantics, Missing, Structure};
 use super::score::Fitted;
 use crate::concept::{Concept, Vocabulary, normalize, parse, to_manchester, to_manchester_full};
-use crate::learn::document::ModelLoader;
+use crate::learn::document::{ModelLoader, body_json};
 use crate::learn::{LearnError, Model};
 use crate::oracle::{IndividualId, IndividualSet, MembershipOracle};
 
@@ -170,24 +170,7 @@ impl TbcModel {
                     .map_err(|e| bad(format!("tbc model: feature `{t}`: {e}")))
             })
             .collect::<Result<Vec<_>, _>>()?;
-        let shape = &b.fitted.network.shape;
-        if shape.features() != features.len() || b.fitted.network.cpt.len() != features.len() {
-            return Err(bad(format!(
-                "tbc model: {} features but a network over {}",
-                features.len(),
-                shape.features()
-            )));
-        }
-        for i in 0..shape.features() {
-            if b.fitted.network.cpt[i].len() != shape.cpt_len(i)
-                || shape.parent[i].is_some_and(|p| p >= shape.features())
-            {
-                return Err(bad(format!(
-                    "tbc model: the CPT of feature {} is malformed",
-                    i + 1
-                )));
-            }
-        }
+        validate(&b, features.len()).map_err(|m| bad(format!("tbc model: {m}")))?;
         Ok(TbcModel {
             features,
             structure: b.structure,
@@ -196,6 +179,96 @@ impl TbcModel {
             fitted: b.fitted,
         })
     }
+}
+
+/// Checks that a loaded body describes a network the predictor can evaluate without
+/// indexing out of bounds or producing non-probabilities: one arity and one parent per
+/// feature, arities fixed by the missing-value handling, parents that exist, CPTs (and
+/// ROBUST's intervals, naive only) of the right sizes, every number a probability.
+fn validate(b: &Body, features: usize) -> Result<(), String> {
+    let net = &b.fitted.network;
+    let shape = &net.shape;
+    if shape.arity.len() != features || shape.parent.len() != features || net.cpt.len() != features
+    {
+        return Err(format!(
+            "{features} features but a network with {} arities, {} parents and {} CPTs",
+            shape.arity.len(),
+            shape.parent.len(),
+            net.cpt.len()
+        ));
+    }
+    let k = features::arity(b.missing);
+    let probability = |x: f64| x.is_finite() && (0.0..=1.0).contains(&x);
+    if !net.prior.iter().all(|&p| probability(p)) {
+        return Err(format!(
+            "the prior {:?} is not a pair of probabilities",
+            net.prior
+        ));
+    }
+    for i in 0..features {
+        let n = i + 1;
+        if shape.arity[i] != k {
+            return Err(format!(
+                "feature {n} has arity {} but {:?} missing-value handling needs {k}",
+                shape.arity[i], b.missing
+            ));
+        }
+        if let Some(p) = shape.parent[i]
+            && (p >= features || p == i)
+        {
+            return Err(format!(
+                "feature {n} has parent {p}, which is not another feature"
+            ));
+        }
+        if net.cpt[i].len() != shape.cpt_len(i) {
+            return Err(format!(
+                "the CPT of feature {n} has {} cells, not {}",
+                net.cpt[i].len(),
+                shape.cpt_len(i)
+            ));
+        }
+        if !net.cpt[i].iter().all(|&x| probability(x)) {
+            return Err(format!(
+                "the CPT of feature {n} holds a value that is not a probability"
+            ));
+        }
+    }
+    if let Some(iv) = &b.fitted.intervals {
+        if shape.parent.iter().any(Option::is_some) {
+            return Err("interval CPTs (ROBUST) need a naive network".to_string());
+        }
+        if iv.lower.len() != features || iv.upper.len() != features {
+            return Err(format!(
+                "{features} features but {} lower and {} upper interval CPTs",
+                iv.lower.len(),
+                iv.upper.len()
+            ));
+        }
+        for i in 0..features {
+            let (lo, hi) = (&iv.lower[i], &iv.upper[i]);
+            if lo.len() != 2 * k || hi.len() != 2 * k {
+                return Err(format!(
+                    "the interval CPT of feature {} has {} and {} cells, not {}",
+                    i + 1,
+                    lo.len(),
+                    hi.len(),
+                    2 * k
+                ));
+            }
+            if !lo
+                .iter()
+                .zip(hi)
+                .all(|(&l, &h)| probability(l) && probability(h) && l <= h)
+            {
+                return Err(format!(
+                    "the interval CPT of feature {} holds a bound that is not a probability \
+                     (or a lower bound above its upper bound)",
+                    i + 1
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 impl Model for TbcModel {
@@ -231,8 +304,16 @@ impl Model for TbcModel {
         true
     }
 
-    fn body(&self) -> serde_json::Value {
-        serde_json::to_value(self).unwrap_or_default()
+    fn body(&self) -> Result<serde_json::Value, LearnError> {
+        let net = &self.fitted.network;
+        let intervals = self.fitted.intervals.iter();
+        let numbers = net
+            .prior
+            .iter()
+            .chain(net.cpt.iter().flatten())
+            .chain(intervals.flat_map(|iv| iv.lower.iter().chain(&iv.upper).flatten()))
+            .copied();
+        body_json(self, "the tbc model", numbers)
     }
 }
 
@@ -250,5 +331,47 @@ impl ModelLoader for TbcModelLoader {
         vocabulary: &Vocabulary,
     ) -> Result<Box<dyn Model>, LearnError> {
         Ok(Box::new(TbcModel::from_body(body, vocabulary)?))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::learn::document::{from_json, to_json};
+    use crate::learn::tbc::network::{Network, Shape};
+    use crate::learn::tbc::params::{Missing, Structure};
+    use crate::oracle::Signature;
+
+    fn one_feature(cpt: Vec<f64>) -> TbcModel {
+        TbcModel {
+            features: vec![Concept::Top],
+            structure: Structure::Naive,
+            missing: Missing::Aca,
+            semantics: FeatureSemantics::Open,
+            fitted: Fitted {
+                network: Network {
+                    shape: Shape::naive(vec![2]),
+                    prior: [0.5, 0.5],
+                    cpt: vec![cpt],
+                },
+                intervals: None,
+            },
+        }
+    }
+
+    #[test]
+    fn saving_refuses_non_finite_numbers_instead_of_writing_null() {
+        let sig = Signature::default();
+        let good = one_feature(vec![0.5, 0.5, 0.25, 0.75]);
+        let text = to_json(&good, serde_json::json!({}), None, &sig).unwrap();
+        let loaded = from_json(&text, &sig).unwrap();
+        assert_eq!(loaded.model.body().unwrap(), good.body().unwrap());
+        for x in [f64::NAN, f64::INFINITY] {
+            let bad = one_feature(vec![0.5, 0.5, x, 0.75]);
+            match to_json(&bad, serde_json::json!({}), None, &sig) {
+                Err(LearnError::ModelWrite(m)) => assert!(m.contains("non-finite"), "{m}"),
+                other => panic!("{x}: {other:?}"),
+            }
+        }
     }
 }
