@@ -6,6 +6,7 @@
 
 use std::io::Write;
 
+use anyhow::Context;
 use serde::Serialize;
 
 use super::args::PredictArgs;
@@ -65,20 +66,25 @@ pub fn run(args: PredictArgs) -> anyhow::Result<()> {
     let loaded = model_file::load(&args.model, &session)?;
     let individuals = selected(&session, &args)?;
     let sig = session.signature();
-    let iri = |p: &Prediction| {
+    // Every individual the oracle answers for has an IRI; one without would be printed as
+    // an empty name, so it is an error.
+    let iri = |p: &Prediction| -> anyhow::Result<String> {
         sig.individual_iri(p.individual)
-            .map_or_else(String::new, |i| i.as_str().to_owned())
+            .map(|i| i.as_str().to_owned())
+            .with_context(|| format!("individual {:?} has no IRI in the KB", p.individual))
     };
     let model = loaded.model.as_ref();
     if args.json {
         let predictions = model
             .predict(&session.oracle, &individuals)?
             .into_iter()
-            .map(|p| PredictionJson {
-                individual: iri(&p),
-                prediction: p,
+            .map(|p| {
+                Ok(PredictionJson {
+                    individual: iri(&p)?,
+                    prediction: p,
+                })
             })
-            .collect();
+            .collect::<anyhow::Result<_>>()?;
         return print_json(&PredictJson {
             model: ModelJson {
                 algorithm: loaded.header.algorithm.clone(),
@@ -92,12 +98,13 @@ pub fn run(args: PredictArgs) -> anyhow::Result<()> {
     let ids: Vec<_> = individuals.iter().collect();
     for chunk in ids.chunks(CHUNK) {
         let part = IndividualSet::from_ids(individuals.universe(), chunk.iter().copied());
-        let predictions = model.predict_within(&session.oracle, &part, &individuals)?;
+        // Asked over the chunk only, so the oracle's work streams with the output too.
+        let predictions = model.predict_within(&session.oracle, &part, &part)?;
         let mut out = std::io::stdout().lock();
         for p in &predictions {
             let mut line = format!(
                 "{}\t{}",
-                iri(p),
+                iri(p)?,
                 if p.member { "member" } else { "non-member" }
             );
             if let Some(v) = p.probability {

@@ -136,17 +136,20 @@ fn extras(
         auc_roc(&scored).unwrap_or(f64::NAN).into(),
     );
     let sig = session.signature();
-    let predictions: Vec<PredictionJson> = preds
+    let predictions = preds
         .iter()
-        .map(|q| PredictionJson {
-            individual: sig
+        .map(|q| {
+            let iri = sig
                 .individual_iri(q.individual)
-                .map_or_else(String::new, |i| i.as_str().to_owned()),
-            positive: examples.positives().contains(q.individual),
-            probability: q.probability.unwrap_or(0.0),
-            interval: q.interval,
+                .with_context(|| format!("individual {:?} has no IRI in the KB", q.individual))?;
+            Ok(PredictionJson {
+                individual: iri.as_str().to_owned(),
+                positive: examples.positives().contains(q.individual),
+                probability: q.probability.unwrap_or(0.0),
+                interval: q.interval,
+            })
         })
-        .collect();
+        .collect::<anyhow::Result<Vec<_>>>()?;
     out.insert("predictions".into(), serde_json::to_value(predictions)?);
     Ok(out)
 }
