@@ -13,9 +13,11 @@ mod format;
 mod load;
 mod owl;
 mod rdf;
+mod replicate;
 mod sniff;
 
 pub use bench::measure_load;
 pub use error::LoadError;
 pub use format::{KbFormat, UnknownFormatName};
 pub use load::{LoadReport, load_file, load_file_into_graph, load_files};
+pub use replicate::{ReplicateError, ReplicationReport, copy_iri, replicate_file, replicate_store};
