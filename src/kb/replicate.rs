@@ -178,18 +178,35 @@ pub fn replicate_store(
     for q in &schema_triples {
         writeln!(out, "{} {} {} .", q.subject, q.predicate, q.object)?;
     }
-    for copy in 0..copies {
-        for q in &abox {
+    // Rendered once, so a copy is string concatenation: `<s` `_copyN` `> <p> ` then the
+    // object, renamed (`<o` `_copyN` `> .`) or verbatim (`"lit" .`).
+    let rendered: Vec<(String, String, bool)> = abox
+        .iter()
+        .filter_map(|q| {
             let NamedOrBlankNode::NamedNode(s) = &q.subject else {
-                continue;
+                return None;
             };
-            write!(out, "<{}> {} ", copy_iri(s.as_str(), copy), q.predicate)?;
-            match &q.object {
-                Term::NamedNode(o) if is_individual(o) => {
-                    writeln!(out, "<{}> .", copy_iri(o.as_str(), copy))?;
-                }
-                o => writeln!(out, "{o} .")?,
+            let (object, renamed) = match &q.object {
+                Term::NamedNode(o) if is_individual(o) => (format!("<{}", o.as_str()), true),
+                o => (format!("{o} ."), false),
+            };
+            let head = format!("<{}", s.as_str());
+            let middle = format!("> {} {object}", q.predicate);
+            Some((head, middle, renamed))
+        })
+        .collect();
+    for copy in 0..copies {
+        // `copy_iri`'s naming, as a suffix.
+        let suffix = copy_iri("", copy);
+        for (head, middle, renamed) in &rendered {
+            out.write_all(head.as_bytes())?;
+            out.write_all(suffix.as_bytes())?;
+            out.write_all(middle.as_bytes())?;
+            if *renamed {
+                out.write_all(suffix.as_bytes())?;
+                out.write_all(b"> .")?;
             }
+            out.write_all(b"\n")?;
         }
     }
     Ok(ReplicationReport {
