@@ -203,12 +203,18 @@ pub fn run(args: BenchScaleArgs) -> anyhow::Result<()> {
         let table = table(k, &rows, &all);
         print!("{table}");
         markdown.push_str(&table);
+        // Written after every k, so a long run that is cut off keeps what it measured.
+        write_outputs(&args, &markdown, &all)?;
     }
+    Ok(())
+}
+
+fn write_outputs(args: &BenchScaleArgs, markdown: &str, all: &[Measure]) -> anyhow::Result<()> {
     if let Some(path) = &args.out_md {
-        std::fs::write(path, &markdown).with_context(|| format!("writing {}", path.display()))?;
+        std::fs::write(path, markdown).with_context(|| format!("writing {}", path.display()))?;
     }
     if let Some(path) = &args.out_json {
-        let text = serde_json::to_string_pretty(&all)?;
+        let text = serde_json::to_string_pretty(all)?;
         std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))?;
     }
     Ok(())
