@@ -386,6 +386,9 @@ pub enum BenchCommand {
     Tbc(BenchTbcArgs),
     /// Learner quality and concepts tested per second, per problem and backend.
     Learn(BenchLearnArgs),
+    /// The same problem on the KB replicated k times: time to the first test, signature and
+    /// search time, tests/s, queries per test, peak RSS, same best solution (issue 9).
+    Scale(super::bench_scale::BenchScaleArgs),
 }
 
 #[derive(Debug, Args)]

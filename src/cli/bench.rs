@@ -24,6 +24,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
         BenchCommand::Load(a) => load(a),
         BenchCommand::Tbc(a) => super::bench_tbc::run(a),
         BenchCommand::Learn(a) => super::bench_learn::run(a),
+        BenchCommand::Scale(a) => super::bench_scale::run(a),
     }
 }
 

@@ -11,6 +11,7 @@ macro_rules! outln {
 mod args;
 mod bench;
 mod bench_learn;
+mod bench_scale;
 mod bench_tbc;
 mod cv;
 mod evaluate;

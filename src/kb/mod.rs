@@ -19,9 +19,11 @@ mod load;
 #[cfg(feature = "owl")]
 mod owl;
 mod rdf;
+mod replicate;
 mod sniff;
 
 pub use bench::measure_load;
 pub use error::LoadError;
 pub use format::{KbFormat, UnknownFormatName};
 pub use load::{LoadReport, load_file, load_file_into_graph, load_files};
+pub use replicate::{ReplicateError, ReplicationReport, copy_iri, replicate_file, replicate_store};
