@@ -41,7 +41,9 @@ struct PredictJson {
     predictions: Vec<PredictionJson>,
 }
 
-/// The individuals the command asks about.
+/// The individuals the command asks about. `--class` and `--all` (the default) answer over the
+/// whole active domain, as `instances` does: that is the question asked, not part of learning;
+/// `--individuals` costs what its examples cost.
 fn selected(session: &Session, args: &PredictArgs) -> anyhow::Result<IndividualSet> {
     let sig = session.signature();
     if let Some(path) = &args.individuals {

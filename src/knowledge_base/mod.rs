@@ -119,7 +119,8 @@ impl KnowledgeBase {
         &self.warnings
     }
 
-    /// Every individual of the active domain.
+    /// Every individual of the active domain: for questions over the whole KB (`instances`,
+    /// classifying everything); learners ask only about a problem's examples.
     pub fn individuals(&self) -> IndividualSet {
         self.signature().all_individuals()
     }
