@@ -11,9 +11,12 @@ mod deadline;
 mod embedded;
 #[cfg(feature = "http")]
 mod http;
+#[cfg(feature = "http")]
 mod politeness;
 mod probe;
+#[cfg(feature = "http")]
 mod results;
+#[cfg(feature = "http")]
 mod rewrite;
 
 #[cfg(feature = "http")]
@@ -21,14 +24,26 @@ pub use auth::{Auth, AuthFileError};
 pub use embedded::EmbeddedBackend;
 #[cfg(feature = "http")]
 pub use http::{HttpBackend, HttpOptions, QueryMethod, ResultsSyntax};
-pub use politeness::{PUBLIC_DEFAULT, PolitenessReport, default_for_endpoint, is_local_host};
+#[cfg(feature = "http")]
+pub use politeness::{PUBLIC_DEFAULT, default_for_endpoint, is_local_host};
 pub use probe::{Capabilities, probe, require_capabilities};
+
+use std::time::Duration;
 
 use oxigraph::model::Term;
 use spargebra::Query;
 use spargebra::term::Variable;
 
 use super::OracleError;
+
+/// What politeness (the delay between request starts of a remote backend) cost a backend so far (see [`crate::oracle::OracleStats::politeness_share`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PolitenessReport {
+    /// Time requests spent waiting for their turn (summed over concurrent requests).
+    pub waited: Duration,
+    /// The delay in force now (the adaptive one, not necessarily the configured floor).
+    pub delay: Duration,
+}
 
 /// The rows of a SELECT answer, columns in `variables` order (`None` = unbound).
 #[derive(Debug, Clone, Default, PartialEq)]

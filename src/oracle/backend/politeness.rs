@@ -16,6 +16,8 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::Mutex;
 
+pub use super::PolitenessReport;
+
 /// The default delay for hosts that are neither loopback nor on a private network.
 pub const PUBLIC_DEFAULT: Duration = Duration::from_millis(50);
 /// The smallest delay a throttling answer raises a zero delay to.
@@ -66,15 +68,6 @@ pub fn default_for_endpoint(endpoint: &str) -> Duration {
     } else {
         PUBLIC_DEFAULT
     }
-}
-
-/// What politeness cost a backend so far (see [`crate::oracle::OracleStats::politeness_share`]).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct PolitenessReport {
-    /// Time requests spent waiting for their turn (summed over concurrent requests).
-    pub waited: Duration,
-    /// The delay in force now (the adaptive one, not necessarily the configured floor).
-    pub delay: Duration,
 }
 
 /// The adaptive delay shared by every request of one backend.
