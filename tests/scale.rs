@@ -13,9 +13,11 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use oxigraph::store::Store;
+use oxilearn::concept::Iri;
 use oxilearn::kb::{copy_iri, load_file, replicate_file};
 use oxilearn::oracle::backend::{EmbeddedBackend, SolutionTable, SparqlBackend};
-use oxilearn::oracle::{OracleError, OracleOptions, SparqlOracle};
+use oxilearn::oracle::{IndividualScope, Neighbourhood, OracleError, OracleOptions, SparqlOracle};
+use oxilearn::problem::load_problems;
 use serde_json::Value;
 use spargebra::Query;
 
@@ -119,9 +121,9 @@ impl SparqlBackend for Counting {
     }
 }
 
-/// Queries sent and rows received while reading the signature of `kb`, and its
-/// individual count.
-fn signature_cost(kb: &Path) -> (u64, u64, usize) {
+/// Queries sent and rows received while reading the signature of `kb` over `scope`, and
+/// its individual count.
+fn signature_cost(kb: &Path, scope: IndividualScope) -> (u64, u64, usize) {
     let store = Store::new().unwrap();
     load_file(&store, kb, None).expect("load");
     let backend = Arc::new(Counting {
@@ -129,8 +131,11 @@ fn signature_cost(kb: &Path) -> (u64, u64, usize) {
         queries: AtomicU64::new(0),
         rows: AtomicU64::new(0),
     });
-    let oracle =
-        SparqlOracle::new(Arc::clone(&backend), OracleOptions::default()).expect("signature");
+    let options = OracleOptions {
+        scope,
+        ..OracleOptions::default()
+    };
+    let oracle = SparqlOracle::new(Arc::clone(&backend), options).expect("signature");
     let individuals = oracle.signature_ref().individual_count();
     drop(oracle);
     (
@@ -140,42 +145,43 @@ fn signature_cost(kb: &Path) -> (u64, u64, usize) {
     )
 }
 
+/// The neighbourhood of every example of the family problems, as `learn` reads it.
+fn examples_scope(problems: &Path) -> IndividualScope {
+    let problems = load_problems(problems).expect("problems");
+    let seeds = problems
+        .iter()
+        .flat_map(|p| p.positives.iter().chain(&p.negatives))
+        .map(|s| Iri::new(s.as_str()));
+    IndividualScope::Neighbourhood(Neighbourhood::of(seeds))
+}
+
 #[test]
-fn the_signature_sends_as_many_queries_at_k_10_as_at_k_1() {
-    let Some((kb, _)) = family() else { return };
+fn the_examples_signature_costs_the_same_at_k_10_as_at_k_1() {
+    let Some((kb, problems)) = family() else {
+        return;
+    };
     let (one, ten) = (
         replicated(&kb, 1, "queries"),
         replicated(&kb, 10, "queries"),
     );
-    let (q1, r1, n1) = signature_cost(&one);
-    let (q10, r10, n10) = signature_cost(&ten);
-    println!("signature: k = 1: {q1} queries, {r1} rows, {n1} individuals");
-    println!("signature: k = 10: {q10} queries, {r10} rows, {n10} individuals");
-    // The replication did make the ABox ten times larger (main lists every individual).
-    assert!(n10 >= n1, "{n10} individuals at k = 10, {n1} at k = 1");
-    // Holds on main: the schema queries do not multiply with the ABox (the active domain
-    // is one paged query; ≤ 10,000 rows per page at this size).
-    assert!(
-        q10 <= q1 + 2,
+    let scope = examples_scope(&problems);
+    let (q1, r1, n1) = signature_cost(&one, scope.clone());
+    let (q10, r10, n10) = signature_cost(&ten, scope);
+    let (_, whole_r10, whole_n10) = signature_cost(&ten, IndividualScope::ActiveDomain);
+    println!("examples' neighbourhood: k = 1: {q1} queries, {r1} rows, {n1} individuals");
+    println!("examples' neighbourhood: k = 10: {q10} queries, {r10} rows, {n10} individuals");
+    println!("whole KB: k = 10: {whole_r10} rows, {whole_n10} individuals");
+    // The replication made the ABox ten times larger: the whole KB's universe shows it.
+    assert!(whole_n10 >= 9 * n1, "{whole_n10} individuals at k = 10");
+    // The examples' copies are never reached from the examples: same universe, same queries,
+    // same rows.
+    assert_eq!(n10, n1, "the neighbourhood grew with the KB");
+    assert_eq!(
+        q10, q1,
         "the signature sent {q10} queries at k = 10 but {q1} at k = 1"
     );
-    let _ = std::fs::remove_file(one);
-    let _ = std::fs::remove_file(ten);
-}
-
-/// AFTER THE `scope` MERGE (issue 9 §1): the signature reads the schema plus the examples'
-/// neighbourhood only, so the rows it receives do not grow with k. On main the active
-/// domain (every individual) is fetched, so rows grow about 10×: enable this test (remove
-/// the `ignore`) once the signature is example-bounded.
-#[test]
-#[ignore = "holds only after the scope branch (example-bounded signature) is merged"]
-fn after_scope_the_signature_receives_as_many_rows_at_k_10_as_at_k_1() {
-    let Some((kb, _)) = family() else { return };
-    let (one, ten) = (replicated(&kb, 1, "rows"), replicated(&kb, 10, "rows"));
-    let (_, r1, _) = signature_cost(&one);
-    let (_, r10, _) = signature_cost(&ten);
-    assert!(
-        r10 <= 2 * r1,
+    assert_eq!(
+        r10, r1,
         "the signature received {r10} rows at k = 10 but {r1} at k = 1"
     );
     let _ = std::fs::remove_file(one);

@@ -86,6 +86,18 @@ pub struct KbArgs {
     /// `user = …` and `password = …` (basic); `#` comments. Wins over the environment.
     #[arg(long, value_name = "PATH", requires = "endpoint")]
     pub auth_file: Option<PathBuf>,
+    /// Learning commands: role steps from the examples whose individuals the run reads
+    /// (split points, successor lists, the minimiser); deeper concepts are still answered
+    /// exactly by the store.
+    #[arg(long, value_name = "N", default_value_t = 2)]
+    pub scope_depth: usize,
+    /// Learning commands: most individuals the examples' neighbourhood may hold.
+    #[arg(long, value_name = "N", default_value_t = 250_000)]
+    pub scope_max_individuals: usize,
+    /// Learning commands: read every individual of the KB instead of the examples'
+    /// neighbourhood (slow on a large KB; answers are the same).
+    #[arg(long)]
+    pub whole_kb: bool,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum, Default)]

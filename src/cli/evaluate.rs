@@ -137,7 +137,8 @@ fn evaluate_model(
 
 fn run_model(args: &EvaluateArgs, path: &std::path::Path) -> anyhow::Result<()> {
     let problems = load_selected(&args.problems, &args.problem)?;
-    let session = kb_source::open(&args.kb, fallback_kb(&problems))?;
+    let scope = kb_source::learning_scope(&args.kb, &problems, false);
+    let session = kb_source::open_in(&args.kb, fallback_kb(&problems), scope)?;
     let loaded = model_file::load(path, &session)?;
     let results = problems
         .iter()
@@ -187,7 +188,8 @@ pub fn run(args: EvaluateArgs) -> anyhow::Result<()> {
         return run_model(&args, &path);
     }
     let problems = load_selected(&args.problems, &args.problem)?;
-    let session = kb_source::open(&args.kb, fallback_kb(&problems))?;
+    let scope = kb_source::learning_scope(&args.kb, &problems, false);
+    let session = kb_source::open_in(&args.kb, fallback_kb(&problems), scope)?;
     let text = args.concept.as_deref().unwrap_or_default();
     let concept = session.parse_concept(text)?;
     let semantics: Semantics = args.semantics.into();

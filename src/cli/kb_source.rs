@@ -11,6 +11,7 @@ use oxigraph::store::Store;
 use std::time::Duration;
 
 use super::args::{KbArgs, MethodArg};
+use crate::concept::Iri;
 use crate::concept::{self, Concept, Vocabulary};
 use crate::kb::{self, KbFormat};
 use crate::oracle::backend::{
@@ -18,7 +19,10 @@ use crate::oracle::backend::{
     require_capabilities,
 };
 use crate::oracle::sparql::TransitiveShape;
-use crate::oracle::{CacheOptions, Cached, OracleOptions, Signature, SparqlOracle};
+use crate::oracle::{
+    CacheOptions, Cached, IndividualScope, Neighbourhood, OracleOptions, Signature, SparqlOracle,
+};
+use crate::problem::LearningProblem;
 
 /// The oracle stack every command uses, over a file-backed store or an endpoint.
 pub type SessionOracle = Cached<SparqlOracle<Box<dyn SparqlBackend>>>;
@@ -73,18 +77,53 @@ pub fn load_store(files: &[PathBuf], format: Option<&str>) -> anyhow::Result<(St
 }
 
 /// Opens the endpoint of `--endpoint`, or the KB files named by `--kb`, or `fallback` (e.g.
-/// a .conf file's `ks.fileName`).
+/// a .conf file's `ks.fileName`), over the whole active domain (for answers about the KB).
 pub fn open(args: &KbArgs, fallback: Option<PathBuf>) -> anyhow::Result<Session> {
+    open_in(args, fallback, IndividualScope::ActiveDomain)
+}
+
+/// [`open`] with the individuals of `scope` as the universe.
+pub fn open_in(
+    args: &KbArgs,
+    fallback: Option<PathBuf>,
+    scope: IndividualScope,
+) -> anyhow::Result<Session> {
     if let Some(url) = &args.endpoint {
-        return open_endpoint(args, url);
+        return open_endpoint(args, url, scope);
     }
-    let files = if args.kb.is_empty() {
+    let files = kb_files(args, fallback);
+    let (store, triples) = load_store(&files, args.format.as_deref())?;
+    session_over(store, triples, args, scope)
+}
+
+/// The files of `--kb`, else `fallback`.
+pub fn kb_files(args: &KbArgs, fallback: Option<PathBuf>) -> Vec<PathBuf> {
+    if args.kb.is_empty() {
         fallback.into_iter().collect()
     } else {
         args.kb.clone()
-    };
-    let (store, triples) = load_store(&files, args.format.as_deref())?;
-    session_over(store, triples, args)
+    }
+}
+
+/// The scope of a learning run over `problems`: their examples and what they reach (the
+/// `--scope-*` flags), or the whole KB with `--whole-kb`.
+pub fn learning_scope(
+    args: &KbArgs,
+    problems: &[LearningProblem],
+    inverse_roles: bool,
+) -> IndividualScope {
+    if args.whole_kb {
+        return IndividualScope::ActiveDomain;
+    }
+    let seeds = problems
+        .iter()
+        .flat_map(|p| p.positives.iter().chain(&p.negatives))
+        .map(|s| Iri::new(s.as_str()));
+    let mut n = Neighbourhood::of(seeds);
+    n.depth = args.scope_depth;
+    n.max_individuals = args.scope_max_individuals.max(1);
+    n.inverse_roles = inverse_roles;
+    IndividualScope::Neighbourhood(n)
 }
 
 pub fn oracle_options(args: &KbArgs) -> OracleOptions {
@@ -96,11 +135,33 @@ pub fn oracle_options(args: &KbArgs) -> OracleOptions {
 }
 
 /// Wraps an already filled store.
-pub fn session_over(store: Store, triples: usize, args: &KbArgs) -> anyhow::Result<Session> {
+pub fn session_over(
+    store: Store,
+    triples: usize,
+    args: &KbArgs,
+    scope: IndividualScope,
+) -> anyhow::Result<Session> {
     let backend: Box<dyn SparqlBackend> = Box::new(EmbeddedBackend::new(store.clone()));
-    let oracle =
-        SparqlOracle::new(backend, oracle_options(args)).context("reading the signature")?;
+    let options = OracleOptions {
+        scope,
+        ..oracle_options(args)
+    };
+    let oracle = SparqlOracle::new(backend, options).context("reading the signature")?;
+    warn_if_truncated(&oracle);
     Ok(wrap(Some(store), oracle, triples))
+}
+
+/// Says when the examples' neighbourhood hit its individual limit.
+fn warn_if_truncated(oracle: &SparqlOracle<Box<dyn SparqlBackend>>) {
+    let scope = &oracle.signature_ref().scope;
+    if scope.truncated {
+        eprintln!(
+            "warning: the examples' neighbourhood reached --scope-max-individuals ({} \
+             individuals within {} steps): split points and successor lists see only part of \
+             it (membership stays exact)",
+            scope.individuals, scope.depth
+        );
+    }
 }
 
 fn wrap(
@@ -147,7 +208,7 @@ pub fn http_options(args: &KbArgs, url: &str) -> anyhow::Result<HttpOptions> {
     Ok(options)
 }
 
-fn open_endpoint(args: &KbArgs, url: &str) -> anyhow::Result<Session> {
+fn open_endpoint(args: &KbArgs, url: &str, scope: IndividualScope) -> anyhow::Result<Session> {
     let backend = HttpBackend::new(http_options(args, url)?)?;
     let caps = require_capabilities(&backend).with_context(|| format!("probing {url}"))?;
     let shapes = caps.shapes();
@@ -166,8 +227,12 @@ fn open_endpoint(args: &KbArgs, url: &str) -> anyhow::Result<Session> {
     }
     // The oracle writes the shapes the probe picked (the backend remembers them).
     let backend: Box<dyn SparqlBackend> = Box::new(backend);
-    let options = oracle_options(args);
+    let options = OracleOptions {
+        scope,
+        ..oracle_options(args)
+    };
     let oracle = SparqlOracle::new(backend, options)
         .with_context(|| format!("reading the signature from {url}"))?;
+    warn_if_truncated(&oracle);
     Ok(wrap(None, oracle, 0))
 }

@@ -19,6 +19,7 @@ use super::progress::SearchProgress;
 use super::registry::{LearnerEntry, entry_for};
 use crate::concept::length;
 use crate::learn::{Examples, FitResult, RunControl, RunStats, Solution, TrainingSet, splits};
+use crate::oracle::IndividualScope;
 use crate::problem::LearningProblem;
 use crate::refine::rho::Rho;
 
@@ -35,24 +36,24 @@ fn ms(d: Duration) -> u64 {
     u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }
 
-/// Opens the KB, timing the load and the signature separately where they are separate
-/// (files; an endpoint's open is all signature).
-pub fn open_timed(kb: &KbArgs, fallback: Option<PathBuf>) -> anyhow::Result<(Session, u64, u64)> {
+/// Opens the KB over `scope`, timing the load and the signature separately where they are
+/// separate (files; an endpoint's open is all signature).
+pub fn open_timed(
+    kb: &KbArgs,
+    fallback: Option<PathBuf>,
+    scope: IndividualScope,
+) -> anyhow::Result<(Session, u64, u64)> {
     if kb.endpoint.is_some() {
         let t = Instant::now();
-        let s = kb_source::open(kb, fallback)?;
+        let s = kb_source::open_in(kb, fallback, scope)?;
         return Ok((s, 0, ms(t.elapsed())));
     }
-    let files = if kb.kb.is_empty() {
-        fallback.into_iter().collect()
-    } else {
-        kb.kb.clone()
-    };
+    let files = kb_source::kb_files(kb, fallback);
     let t = Instant::now();
     let (store, triples) = kb_source::load_store(&files, kb.format.as_deref())?;
     let load_ms = ms(t.elapsed());
     let t = Instant::now();
-    let session = kb_source::session_over(store, triples, kb)?;
+    let session = kb_source::session_over(store, triples, kb, scope)?;
     Ok((session, load_ms, ms(t.elapsed())))
 }
 
@@ -66,12 +67,15 @@ pub fn prepare(
     let entry = entry_for(args)?;
     check_budgets(args)?;
     let fallback = problems.iter().find_map(|p| p.kb_file.clone());
-    let (session, load_ms, signature_ms) = match kb {
-        Some(kb) => open_timed(kb, None)?,
-        None => open_timed(&args.kb, fallback)?,
+    let operator = (entry.operator)(args);
+    let (kb, fallback) = match kb {
+        Some(kb) => (kb, None),
+        None => (&args.kb, fallback),
     };
+    let scope = kb_source::learning_scope(kb, problems, operator.use_inverse);
+    let (session, load_ms, signature_ms) = open_timed(kb, fallback, scope)?;
     let t = Instant::now();
-    let rho = splits::rho_over_kb(&session.oracle, session.signature(), (entry.operator)(args))
+    let rho = splits::rho_over_kb(&session.oracle, session.signature(), operator)
         .context("reading the numeric values of the data properties")?;
     let signature_ms = signature_ms + ms(t.elapsed());
     Ok(Prepared {

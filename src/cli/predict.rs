@@ -64,7 +64,12 @@ fn selected(session: &Session, args: &PredictArgs) -> anyhow::Result<IndividualS
 }
 
 pub fn run(args: PredictArgs) -> anyhow::Result<()> {
-    let session = kb_source::open(&args.kb, None)?;
+    // `--individuals` reads only those individuals and their neighbourhood.
+    let scope = match &args.individuals {
+        Some(path) => kb_source::learning_scope(&args.kb, &load_selected(path, &[])?, false),
+        None => crate::oracle::IndividualScope::ActiveDomain,
+    };
+    let session = kb_source::open_in(&args.kb, None, scope)?;
     let loaded = model_file::load(&args.model, &session)?;
     let individuals = selected(&session, &args)?;
     let sig = session.signature();

@@ -9,9 +9,9 @@
 //! ```
 //!
 //! The fingerprint ([`signature_fingerprint`]) covers the schema a model's expressions
-//! refer to: the named classes and their asserted subclass, equivalence and disjointness
-//! axioms, the object properties with their super-properties, inverses and characteristics,
-//! and the data properties with their super-properties. It does not cover individuals or
+//! refer to: the classes the schema names (declared or in the hierarchy) and their asserted subclass, equivalence and disjointness
+//! axioms, the declared object properties with their super-properties, inverses and characteristics,
+//! and the declared data properties with their super-properties. It does not cover individuals or
 //! assertions, so a model can be applied to other data over the same schema. Loading
 //! against a KB with another fingerprint warns; it does not fail (the expressions may still
 //! make sense there).
@@ -153,7 +153,7 @@ pub fn from_json(text: &str, signature: &Signature) -> Result<LoadedModel, Learn
 /// what it covers), as `fnv1a64:<16 hex digits>`. Everything is visited in sorted order.
 pub fn signature_fingerprint(signature: &Signature) -> String {
     let mut h = Fnv::new();
-    for c in &signature.classes {
+    for c in &signature.schema_classes {
         h.line(&["C", c.as_str()]);
     }
     for (sub, sups) in &signature.superclasses {
@@ -169,7 +169,13 @@ pub fn signature_fingerprint(signature: &Signature) -> String {
             h.line(&["X", a.as_str(), b.as_str()]);
         }
     }
-    for (p, info) in &signature.object_properties {
+    // Only what the schema declares: classes and properties known from their use in the
+    // data depend on which individuals were read (the whole KB, or a run's neighbourhood).
+    for (p, info) in signature
+        .object_properties
+        .iter()
+        .filter(|(_, i)| i.declared)
+    {
         let flags = [
             info.functional,
             info.inverse_functional,
@@ -186,7 +192,7 @@ pub fn signature_fingerprint(signature: &Signature) -> String {
             h.line(&["OI", p.as_str(), i.as_str()]);
         }
     }
-    for (p, info) in &signature.data_properties {
+    for (p, info) in signature.data_properties.iter().filter(|(_, i)| i.declared) {
         h.line(&["D", p.as_str()]);
         for s in &info.super_properties {
             h.line(&["DS", p.as_str(), s.as_str()]);
@@ -229,7 +235,7 @@ mod tests {
     #[test]
     fn fingerprint_is_stable_and_sees_the_schema_not_the_data() {
         let mut s = Signature::default();
-        s.classes.insert(Iri::new("http://e/A"));
+        s.schema_classes.insert(Iri::new("http://e/A"));
         let a = signature_fingerprint(&s);
         assert_eq!(a, signature_fingerprint(&s.clone()));
         assert!(a.starts_with("fnv1a64:") && a.len() == 24, "{a}");
@@ -237,8 +243,14 @@ mod tests {
         let mut h = Fnv::new();
         h.bytes(b"C\thttp://e/A\n");
         assert_eq!(a, format!("fnv1a64:{:016x}", h.0));
-        s.classes.insert(Iri::new("http://e/B"));
+        s.schema_classes.insert(Iri::new("http://e/B"));
         assert_ne!(a, signature_fingerprint(&s));
+        // A class known only from the data (a type of some individual) is not schema.
+        s.classes.insert(Iri::new("http://e/C"));
+        assert_ne!(a, signature_fingerprint(&s));
+        let b = signature_fingerprint(&s);
+        s.classes.insert(Iri::new("http://e/D"));
+        assert_eq!(b, signature_fingerprint(&s));
     }
 
     #[test]

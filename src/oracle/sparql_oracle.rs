@@ -10,11 +10,11 @@ use spargebra::term::{GroundTerm, Variable};
 use super::backend::{SolutionTable, SparqlBackend};
 use super::sparql::{
     BooleanShape, ClassAtoms, Compiler, CountingShape, Polarity, QueryShapes, TransitiveShape,
-    fill_values, fixed_query, vocabulary_constant,
+    fill_in_list, fill_values, fixed_query, vocabulary_constant,
 };
 use super::{
-    IndividualId, IndividualSet, MembershipOracle, OracleError, OracleStats, Signature,
-    StatsCounter, Successors, TruthSets, load_signature,
+    IndividualId, IndividualScope, IndividualSet, MembershipOracle, OracleError, OracleStats,
+    Signature, StatsCounter, Successors, TruthSets, load_signature_in,
 };
 use crate::concept::{Concept, Iri, Literal, Role};
 
@@ -40,6 +40,9 @@ pub struct OracleOptions {
     /// Answer three-valued questions (on by default: with the shapes the probe picks,
     /// Virtuoso 7 gives the reference truth sets too). Off: `truth` is refused clearly.
     pub three_valued: bool,
+    /// Which individuals the signature interns: the whole active domain (the default), or a
+    /// learning run's examples and their neighbourhood (cost independent of the ABox).
+    pub scope: IndividualScope,
 }
 
 impl Default for OracleOptions {
@@ -51,6 +54,7 @@ impl Default for OracleOptions {
             counting: true,
             shapes: None,
             three_valued: true,
+            scope: IndividualScope::default(),
         }
     }
 }
@@ -66,9 +70,10 @@ pub struct SparqlOracle<B: SparqlBackend> {
 }
 
 impl<B: SparqlBackend> SparqlOracle<B> {
-    /// Reads the signature from the backend (a dozen fixed queries) and wraps it.
+    /// Reads the signature from the backend (a dozen fixed queries, over `options.scope`)
+    /// and wraps it.
     pub fn new(backend: B, options: OracleOptions) -> Result<Self, OracleError> {
-        let signature = Arc::new(load_signature(&backend)?);
+        let signature = Arc::new(load_signature_in(&backend, &options.scope)?);
         Ok(Self::with_signature(backend, signature, options))
     }
 
@@ -488,7 +493,7 @@ impl<B: SparqlBackend> MembershipOracle for SparqlOracle<B> {
                 "x",
                 chunk.iter().cloned().map(GroundTerm::NamedNode).collect(),
             )?;
-            fill_values(&mut query, "p", props.clone())?;
+            fill_in_list(&mut query, "p", props.clone())?;
             let table = self.run(&query)?;
             let (Some(cx), Some(cv)) = (table.column("x"), table.column("v")) else {
                 continue;

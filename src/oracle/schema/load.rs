@@ -1,11 +1,14 @@
 //! Reads the signature from a store with the fixed queries of `queries/`.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use oxigraph::model::{NamedNode, Term};
 use spargebra::term::GroundTerm;
 
-use super::model::{BooleanStats, DataPropertyInfo, NumericStats, ObjectPropertyInfo, Signature};
+use super::model::{
+    BooleanStats, DataPropertyInfo, NumericStats, ObjectPropertyInfo, ScopeReport, Signature,
+};
+use super::scope::IndividualScope;
 use crate::concept::Iri;
 use crate::oracle::OracleError;
 use crate::oracle::backend::{SolutionTable, SparqlBackend};
@@ -23,7 +26,7 @@ pub(crate) fn is_vocabulary(iri: &str) -> bool {
     iri.starts_with(OWL) || iri.starts_with(RDF) || iri.starts_with(RDFS) || iri.starts_with(XSD)
 }
 
-fn run(backend: &dyn SparqlBackend, name: &str) -> Result<SolutionTable, OracleError> {
+pub(super) fn run(backend: &dyn SparqlBackend, name: &str) -> Result<SolutionTable, OracleError> {
     backend.select(&fixed_query(name)?)
 }
 
@@ -57,23 +60,61 @@ fn iri_pairs(table: &SolutionTable, a: &str, b: &str) -> Vec<(Iri, Iri)> {
         .collect()
 }
 
-/// Loads the whole signature: a dozen queries, each run once.
+/// Loads the whole signature over the active domain: a dozen queries, each run once.
 pub fn load_signature(backend: &dyn SparqlBackend) -> Result<Signature, OracleError> {
+    load_signature_in(backend, &IndividualScope::ActiveDomain)
+}
+
+/// Loads the signature with the individuals of `scope` as its universe. Under a
+/// neighbourhood scope no query reads more of the ABox than the scope's individuals (see
+/// [`super::scope`]).
+pub fn load_signature_in(
+    backend: &dyn SparqlBackend,
+    scope: &IndividualScope,
+) -> Result<Signature, OracleError> {
+    match scope {
+        IndividualScope::ActiveDomain => load_active_domain(backend),
+        IndividualScope::Neighbourhood(n) => super::scope::load_neighbourhood(backend, n),
+    }
+}
+
+fn load_active_domain(backend: &dyn SparqlBackend) -> Result<Signature, OracleError> {
     let mut sig = Signature::default();
-    load_properties(backend, &mut sig)?;
-    load_classes(backend, &mut sig)?;
-    load_data_statistics(backend, &mut sig)?;
+    let declarations = Declarations::load(backend)?;
+    let usage = usage_of(&run(backend, "property_usage")?);
+    load_properties(backend, &mut sig, &declarations, &usage)?;
+    let mut classes = iris_of(&run(backend, "classes")?, "c");
+    let schema = iris_of(&run(backend, "schema_classes")?, "c");
+    classes.extend(schema.iter().cloned());
+    sig.schema_classes = without_vocabulary(schema);
+    let blank_types = !run(backend, "blank_types")?.rows.is_empty();
+    load_classes(backend, &mut sig, classes, blank_types)?;
+    add_literal_statistics(&mut sig, &run(backend, "literal_statistics")?);
+    add_boolean_counts(&mut sig, &run(backend, "boolean_counts")?);
     load_individuals(backend, &mut sig)?;
+    sig.scope = ScopeReport::active_domain(sig.individual_count());
     Ok(sig)
 }
 
-fn load_classes(backend: &dyn SparqlBackend, sig: &mut Signature) -> Result<(), OracleError> {
-    let classes = run(backend, "classes")?;
-    sig.classes = classes
-        .column_values("c")
-        .filter_map(iri)
+pub(super) fn without_vocabulary(iris: BTreeSet<Iri>) -> BTreeSet<Iri> {
+    iris.into_iter()
         .filter(|c| !is_vocabulary(c.as_str()))
-        .collect();
+        .collect()
+}
+
+/// The IRIs of one column.
+pub(super) fn iris_of(table: &SolutionTable, column: &str) -> BTreeSet<Iri> {
+    table.column_values(column).filter_map(iri).collect()
+}
+
+/// Reads the class hierarchy, disjointness and complements (TBox queries) for `classes`.
+pub(super) fn load_classes(
+    backend: &dyn SparqlBackend,
+    sig: &mut Signature,
+    classes: BTreeSet<Iri>,
+    blank_types: bool,
+) -> Result<(), OracleError> {
+    sig.classes = without_vocabulary(classes);
     let named = |c: &Iri| !is_vocabulary(c.as_str());
     for (sub, sup) in iri_pairs(&run(backend, "subclasses")?, "sub", "sup") {
         if named(&sub) && named(&sup) && sub != sup {
@@ -94,6 +135,7 @@ fn load_classes(backend: &dyn SparqlBackend, sig: &mut Signature) -> Result<(), 
         }
     }
     load_implying_types(backend, sig)?;
+    sig.has_blank_types = blank_types;
     for (a, b) in iri_pairs(&run(backend, "disjoint_classes")?, "a", "b") {
         if a != b {
             sig.disjoint_classes
@@ -145,34 +187,21 @@ fn load_implying_types(
             .collect();
         sig.implying_types.insert(class.clone(), named);
     }
-    sig.has_blank_types = !run(backend, "blank_types")?.rows.is_empty();
     Ok(())
 }
 
-#[derive(Default)]
-struct Usage {
+/// How a predicate is used in the data (the whole ABox, or the scope's individuals).
+#[derive(Default, Clone, Copy)]
+pub(super) struct Usage {
     total: u64,
     iri_objects: u64,
     literal_objects: u64,
     blank_ends: u64,
 }
 
-fn load_properties(backend: &dyn SparqlBackend, sig: &mut Signature) -> Result<(), OracleError> {
-    let declarations = iri_pairs(&run(backend, "property_declarations")?, "p", "t");
-    let declared_as = |p: &Iri, t: &str| {
-        declarations
-            .iter()
-            .any(|(q, ty)| q == p && ty.as_str() == format!("{OWL}{t}"))
-    };
-    let declared: BTreeSet<Iri> = declarations.iter().map(|(p, _)| p.clone()).collect();
-    let annotations: BTreeSet<Iri> = run(backend, "schema_predicates")?
-        .column_values("p")
-        .filter_map(iri)
-        .filter(|p| !declared.contains(p))
-        .collect();
-
-    let usage_table = run(backend, "property_usage")?;
-    let col = |n: &str| usage_table.column(n);
+/// Per predicate usage from a `property_usage`-shaped answer, added to `usage`.
+pub(super) fn add_usage(usage: &mut BTreeMap<Iri, Usage>, table: &SolutionTable) {
+    let col = |n: &str| table.column(n);
     let (cp, cn, ci, cl, cb) = (
         col("p"),
         col("n"),
@@ -180,23 +209,83 @@ fn load_properties(backend: &dyn SparqlBackend, sig: &mut Signature) -> Result<(
         col("literal_objects"),
         col("blank_ends"),
     );
-    let mut usage = std::collections::BTreeMap::<Iri, Usage>::new();
-    for row in &usage_table.rows {
+    for row in &table.rows {
         let cell = |c: Option<usize>| c.and_then(|i| row.get(i)).and_then(|t| t.as_ref());
         let Some(p) = cell(cp).and_then(iri) else {
             continue;
         };
         let count = |c| number(cell(c)).unwrap_or(0.0) as u64;
-        usage.insert(
-            p,
-            Usage {
-                total: count(cn),
-                iri_objects: count(ci),
-                literal_objects: count(cl),
-                blank_ends: count(cb),
-            },
-        );
+        let u = usage.entry(p).or_default();
+        u.total += count(cn);
+        u.iri_objects += count(ci);
+        u.literal_objects += count(cl);
+        u.blank_ends += count(cb);
     }
+}
+
+fn usage_of(table: &SolutionTable) -> BTreeMap<Iri, Usage> {
+    let mut usage = BTreeMap::new();
+    add_usage(&mut usage, table);
+    usage
+}
+
+/// The property declarations of the schema (`owl:ObjectProperty`, characteristics, …) and
+/// the predicates used on schema entities (annotations unless declared otherwise).
+pub(super) struct Declarations {
+    declarations: Vec<(Iri, Iri)>,
+    declared: BTreeSet<Iri>,
+    annotations: BTreeSet<Iri>,
+}
+
+impl Declarations {
+    pub(super) fn load(backend: &dyn SparqlBackend) -> Result<Self, OracleError> {
+        let declarations = iri_pairs(&run(backend, "property_declarations")?, "p", "t");
+        let declared: BTreeSet<Iri> = declarations.iter().map(|(p, _)| p.clone()).collect();
+        let annotations = run(backend, "schema_predicates")?
+            .column_values("p")
+            .filter_map(iri)
+            .filter(|p| !declared.contains(p))
+            .collect();
+        Ok(Declarations {
+            declarations,
+            declared,
+            annotations,
+        })
+    }
+
+    /// Whether `p` is declared with `owl:{t}`.
+    pub(super) fn declared_as(&self, p: &Iri, t: &str) -> bool {
+        self.declarations
+            .iter()
+            .any(|(q, ty)| q == p && ty.as_str().strip_prefix(OWL) == Some(t))
+    }
+
+    /// Predicates that can never be roles: vocabulary, annotations, declared data properties.
+    pub(super) fn never_a_role(&self, p: &Iri) -> bool {
+        is_vocabulary(p.as_str())
+            || self.annotations.contains(p)
+            || self.declared_as(p, "AnnotationProperty")
+            || self.declared_as(p, "DatatypeProperty")
+    }
+
+    /// Predicates whose roles reach their subjects from their objects: symmetric ones.
+    pub(super) fn symmetric(&self) -> impl Iterator<Item = &Iri> {
+        self.declarations
+            .iter()
+            .filter(|(_, t)| t.as_str().strip_prefix(OWL) == Some("SymmetricProperty"))
+            .map(|(p, _)| p)
+    }
+}
+
+pub(super) fn load_properties(
+    backend: &dyn SparqlBackend,
+    sig: &mut Signature,
+    declarations: &Declarations,
+    usage: &BTreeMap<Iri, Usage>,
+) -> Result<(), OracleError> {
+    let declared_as = |p: &Iri, t: &str| declarations.declared_as(p, t);
+    let declared = &declarations.declared;
+    let annotations = &declarations.annotations;
 
     const OBJECT_MARKERS: &[&str] = &[
         "ObjectProperty",
@@ -289,11 +378,9 @@ fn load_properties(backend: &dyn SparqlBackend, sig: &mut Signature) -> Result<(
     Ok(())
 }
 
-fn load_data_statistics(
-    backend: &dyn SparqlBackend,
-    sig: &mut Signature,
-) -> Result<(), OracleError> {
-    let stats = run(backend, "literal_statistics")?;
+/// Adds a `literal_statistics`-shaped answer to the data properties' value statistics
+/// (answers for several chunks merge: counts add, distinct counts add as an upper bound).
+pub(super) fn add_literal_statistics(sig: &mut Signature, stats: &SolutionTable) {
     let col = |n: &str| stats.column(n);
     let (cp, cdt, cn, cd, cmin, cmax) = (
         col("p"),
@@ -335,7 +422,10 @@ fn load_data_statistics(
             info.numeric = Some(merged);
         }
     }
-    let booleans = run(backend, "boolean_counts")?;
+}
+
+/// Adds a `boolean_counts`-shaped answer to the boolean data properties' counts.
+pub(super) fn add_boolean_counts(sig: &mut Signature, booleans: &SolutionTable) {
     let (cp, cv, cn) = (
         booleans.column("p"),
         booleans.column("v"),
@@ -361,7 +451,6 @@ fn load_data_statistics(
             b.false_count += n;
         }
     }
-    Ok(())
 }
 
 fn load_individuals(backend: &dyn SparqlBackend, sig: &mut Signature) -> Result<(), OracleError> {
@@ -379,7 +468,13 @@ fn load_individuals(backend: &dyn SparqlBackend, sig: &mut Signature) -> Result<
         fill_values(&mut query, "p", props)?;
         individuals.extend(backend.select(&query)?.column_values("x").filter_map(iri));
     }
-    // Schema entities are never individuals, even when they appear in role assertions.
+    set_individuals_without_schema(sig, individuals);
+    Ok(())
+}
+
+/// Interns `individuals` minus schema entities, which are never individuals even when they
+/// appear in role assertions.
+pub(super) fn set_individuals_without_schema(sig: &mut Signature, mut individuals: BTreeSet<Iri>) {
     individuals.retain(|i| {
         !is_vocabulary(i.as_str())
             && !sig.classes.contains(i)
@@ -387,5 +482,4 @@ fn load_individuals(backend: &dyn SparqlBackend, sig: &mut Signature) -> Result<
             && !sig.data_properties.contains_key(i)
     });
     sig.set_individuals(individuals.into_iter().collect());
-    Ok(())
 }

@@ -4,8 +4,10 @@
 mod load;
 mod model;
 mod roles;
+mod scope;
 mod vocabulary;
 
-pub use load::load_signature;
+pub use load::{load_signature, load_signature_in};
 pub use model::*;
 pub use roles::{RoleEdge, RoleExpansion, RoleTerm};
+pub use scope::{IndividualScope, Neighbourhood};

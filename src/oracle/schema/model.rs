@@ -55,6 +55,41 @@ pub struct DataPropertyInfo {
     pub booleans: Option<BooleanStats>,
 }
 
+/// Which individuals a signature's universe holds, and how it was found.
+#[derive(Debug, Clone, Default, Serialize, PartialEq, Eq)]
+pub struct ScopeReport {
+    /// `active_domain` or `neighbourhood`.
+    pub kind: ScopeKind,
+    /// Seeds given (neighbourhood only).
+    pub seeds: usize,
+    /// Seeds that occur in the data.
+    pub seeds_found: usize,
+    /// Role steps walked from the seeds.
+    pub depth: usize,
+    pub individuals: usize,
+    /// The walk stopped at its individual limit: deeper parts of the neighbourhood are missing
+    /// (membership stays exact; split points and successor lists then see less).
+    pub truncated: bool,
+}
+
+#[derive(Debug, Clone, Copy, Default, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum ScopeKind {
+    #[default]
+    ActiveDomain,
+    Neighbourhood,
+}
+
+impl ScopeReport {
+    pub fn active_domain(individuals: usize) -> Self {
+        ScopeReport {
+            kind: ScopeKind::ActiveDomain,
+            individuals,
+            ..Default::default()
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, Default, Serialize, PartialEq, Eq)]
 pub struct BooleanStats {
     pub true_count: u64,
@@ -64,8 +99,12 @@ pub struct BooleanStats {
 /// The signature. Collections are ordered maps/sets so every listing is deterministic.
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct Signature {
-    /// Named classes (vocabulary classes such as `owl:Thing` excluded).
+    /// Named classes (vocabulary classes such as `owl:Thing` excluded): those the schema
+    /// names and those the data uses as types (of the scope's individuals).
     pub classes: BTreeSet<Iri>,
+    /// The classes the schema names: declared (`owl:Class`, `rdfs:Class`) or in the class
+    /// hierarchy. Unlike `classes`, independent of the scope.
+    pub schema_classes: BTreeSet<Iri>,
     /// Direct named superclasses per class; an `owl:equivalentClass` pair appears both ways.
     pub superclasses: BTreeMap<Iri, BTreeSet<Iri>>,
     /// Pairs from `owl:equivalentClass` between named classes.
@@ -82,8 +121,11 @@ pub struct Signature {
     pub implying_types: BTreeMap<Iri, BTreeSet<Iri>>,
     /// Some resource is typed with a blank node: class atoms must keep the path form.
     pub has_blank_types: bool,
-    /// The active domain, sorted; an individual's id is its index here.
+    /// The universe, sorted; an individual's id is its index here. The whole active domain,
+    /// or under a neighbourhood scope the seeds and the individuals reachable from them.
     pub individuals: Vec<Iri>,
+    /// Which universe `individuals` is.
+    pub scope: ScopeReport,
     #[serde(skip)]
     pub(crate) individual_index: HashMap<Iri, IndividualId>,
 }

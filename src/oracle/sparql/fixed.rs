@@ -2,7 +2,7 @@
 
 use std::sync::OnceLock;
 
-use spargebra::algebra::GraphPattern;
+use spargebra::algebra::{Expression, GraphPattern};
 use spargebra::term::{GroundTerm, Variable};
 use spargebra::{Query, SparqlParser};
 
@@ -37,6 +37,16 @@ fixed_queries!(
     class_edges,
     blank_types,
     schema_predicates,
+    schema_classes,
+    scope_present,
+    scope_edges,
+    scope_edges_inverse,
+    scope_edges_inverse_of,
+    scope_types,
+    scope_usage,
+    scope_literal_statistics,
+    scope_boolean_counts,
+    scope_blank_types,
 );
 
 /// The parsed query `name` (cloned from a parse-once table).
@@ -124,6 +134,79 @@ fn fill_in_pattern(pattern: &mut GraphPattern, var: &str, terms: &mut Option<Vec
     }
 }
 
+/// Fills the empty list of the `?var IN ()` filter of a fixed query with `terms`.
+pub fn fill_in_list(
+    query: &mut Query,
+    var: &str,
+    terms: Vec<GroundTerm>,
+) -> Result<(), OracleError> {
+    let pattern = match query {
+        Query::Select { pattern, .. }
+        | Query::Ask { pattern, .. }
+        | Query::Construct { pattern, .. }
+        | Query::Describe { pattern, .. } => pattern,
+    };
+    let list: Vec<Expression> = terms.into_iter().map(ground_expression).collect();
+    if fill_list_in_pattern(pattern, &Variable::new_unchecked(var), &list) {
+        Ok(())
+    } else {
+        Err(OracleError::BuiltinQuery {
+            name: query.to_string(),
+            message: format!("no `?{var} IN ()` filter"),
+        })
+    }
+}
+
+fn ground_expression(term: GroundTerm) -> Expression {
+    match term {
+        GroundTerm::NamedNode(n) => Expression::NamedNode(n),
+        GroundTerm::Literal(l) => Expression::Literal(l),
+        #[allow(unreachable_patterns)]
+        other => Expression::Literal(spargebra::term::Literal::new_simple_literal(
+            other.to_string(),
+        )),
+    }
+}
+
+fn fill_list_in_pattern(pattern: &mut GraphPattern, var: &Variable, list: &[Expression]) -> bool {
+    match pattern {
+        GraphPattern::Filter { expr, inner } => {
+            fill_list_in_expression(expr, var, list) || fill_list_in_pattern(inner, var, list)
+        }
+        GraphPattern::Join { left, right }
+        | GraphPattern::LeftJoin { left, right, .. }
+        | GraphPattern::Union { left, right }
+        | GraphPattern::Minus { left, right } => {
+            fill_list_in_pattern(left, var, list) || fill_list_in_pattern(right, var, list)
+        }
+        GraphPattern::Graph { inner, .. }
+        | GraphPattern::Extend { inner, .. }
+        | GraphPattern::OrderBy { inner, .. }
+        | GraphPattern::Project { inner, .. }
+        | GraphPattern::Distinct { inner }
+        | GraphPattern::Reduced { inner }
+        | GraphPattern::Slice { inner, .. }
+        | GraphPattern::Group { inner, .. }
+        | GraphPattern::Service { inner, .. } => fill_list_in_pattern(inner, var, list),
+        _ => false,
+    }
+}
+
+fn fill_list_in_expression(expr: &mut Expression, var: &Variable, list: &[Expression]) -> bool {
+    match expr {
+        Expression::In(left, items)
+            if items.is_empty() && **left == Expression::Variable(var.clone()) =>
+        {
+            *items = list.to_vec();
+            true
+        }
+        Expression::And(a, b) | Expression::Or(a, b) => {
+            fill_list_in_expression(a, var, list) || fill_list_in_expression(b, var, list)
+        }
+        _ => false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -133,5 +216,15 @@ mod tests {
         for (name, _) in FIXED_QUERIES {
             fixed_query(name).unwrap_or_else(|e| panic!("{e}"));
         }
+    }
+
+    #[test]
+    fn the_in_list_of_data_values_is_filled() {
+        let mut q = fixed_query("data_values").unwrap();
+        let p = spargebra::term::NamedNode::new_unchecked("http://ex/p");
+        fill_in_list(&mut q, "p", vec![GroundTerm::NamedNode(p)]).unwrap();
+        assert!(q.to_string().contains("IN(<http://ex/p>)"), "{q}");
+        let mut q = fixed_query("classes").unwrap();
+        assert!(fill_in_list(&mut q, "p", vec![]).is_err());
     }
 }

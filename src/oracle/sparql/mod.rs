@@ -8,6 +8,6 @@ mod successors;
 mod truth;
 
 pub use compile::{ClassAtoms, Compiler, Polarity};
-pub use fixed::{FIXED_QUERIES, fill_values, fixed_query};
+pub use fixed::{FIXED_QUERIES, fill_in_list, fill_values, fixed_query};
 pub use shapes::{BooleanShape, CountingShape, QueryShapes, TransitiveShape};
 pub(crate) use truth::vocabulary_constant;

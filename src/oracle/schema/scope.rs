@@ -1,0 +1,271 @@
+//! Which individuals a signature interns, and reading a signature whose cost is set by the
+//! examples rather than by the size of the ABox.
+//!
+//! A learning run only ever asks about its examples: membership of an example in a concept
+//! is compiled to SPARQL and evaluated by the store over the whole KB, whatever the universe.
+//! What the universe decides is everything *else* that reads individuals: the numeric split
+//! points (values of the examples and of what they reach), the minimiser's equivalence check,
+//! the successor lists the cache composes restrictions from, the classes and properties the
+//! operator offers. Under [`IndividualScope::Neighbourhood`] those are the seeds plus the
+//! individuals reachable from them along IRI-valued edges (forwards; backwards too along
+//! symmetric properties and those with a declared inverse, or along all of them when the
+//! operator uses inverse roles), to a depth; the schema is read with TBox queries only.
+//!
+//! Where the meaning of a concept depends on a domain larger than that — the instances of
+//! `¬C` or `∀r.C` *over the whole KB* — the answer needs [`IndividualScope::ActiveDomain`]:
+//! listing commands (`instances`, `predict --all`, `signature`) use it, learning never does.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use oxigraph::model::{NamedNode, Term};
+use spargebra::Query;
+use spargebra::term::GroundTerm;
+
+use super::load::{
+    Declarations, add_boolean_counts, add_literal_statistics, add_usage, iris_of, load_classes,
+    load_properties, run, set_individuals_without_schema, without_vocabulary,
+};
+use super::model::{ScopeKind, ScopeReport, Signature};
+use crate::concept::Iri;
+use crate::oracle::OracleError;
+use crate::oracle::backend::{SolutionTable, SparqlBackend};
+use crate::oracle::sparql::{fill_in_list, fill_values, fixed_query};
+
+/// Which individuals the signature interns (the universe of every [`crate::oracle::IndividualSet`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum IndividualScope {
+    /// Every individual of the KB (typed, or at an end of a role assertion). Costs passes
+    /// over the whole ABox: for answers about the whole KB, not for learning.
+    #[default]
+    ActiveDomain,
+    /// The seeds (a run's examples) and what they reach: what learning needs, at a cost that
+    /// does not grow with the ABox.
+    Neighbourhood(Neighbourhood),
+}
+
+/// The individuals reachable from `seeds` in at most `depth` steps.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Neighbourhood {
+    pub seeds: Vec<Iri>,
+    /// Role steps from the seeds (the concepts' nesting the split points and successor lists
+    /// serve; deeper restrictions are still answered exactly by the store).
+    pub depth: usize,
+    /// The walk stops adding individuals at this many (hub nodes of a large KB can reach
+    /// millions); the signature then says it was truncated.
+    pub max_individuals: usize,
+    /// Walk backwards along every IRI-valued edge (the operator offers inverse roles).
+    pub inverse_roles: bool,
+}
+
+impl Neighbourhood {
+    pub const DEFAULT_DEPTH: usize = 2;
+    pub const DEFAULT_MAX_INDIVIDUALS: usize = 250_000;
+
+    /// The default walk from `seeds`.
+    pub fn of(seeds: impl IntoIterator<Item = Iri>) -> Self {
+        let mut seeds: Vec<Iri> = seeds.into_iter().collect();
+        seeds.sort();
+        seeds.dedup();
+        Neighbourhood {
+            seeds,
+            depth: Self::DEFAULT_DEPTH,
+            max_individuals: Self::DEFAULT_MAX_INDIVIDUALS,
+            inverse_roles: false,
+        }
+    }
+}
+
+/// IRIs per `VALUES` block of the walk and statistics queries (well below Virtuoso's limit).
+const CHUNK: usize = 500;
+
+/// Reads the signature over the neighbourhood of the seeds.
+pub(super) fn load_neighbourhood(
+    backend: &dyn SparqlBackend,
+    n: &Neighbourhood,
+) -> Result<Signature, OracleError> {
+    let mut sig = Signature::default();
+    let declarations = Declarations::load(backend)?;
+    let backwards = backward_predicates(backend, &declarations, n.inverse_roles)?;
+    let walk = walk(backend, n, &declarations, &backwards)?;
+
+    let mut usage = BTreeMap::new();
+    for table in per_chunk(backend, "scope_usage", "s", &walk.nodes)? {
+        add_usage(&mut usage, &table);
+    }
+    load_properties(backend, &mut sig, &declarations, &usage)?;
+
+    let individuals: BTreeSet<Iri> = walk
+        .reached_by
+        .iter()
+        .filter(|(node, preds)| {
+            walk.seeds_found.contains(*node)
+                || preds.iter().any(|p| sig.object_properties.contains_key(p))
+        })
+        .map(|(node, _)| node.clone())
+        .collect();
+
+    let mut classes = iris_of(&run(backend, "schema_classes")?, "c");
+    sig.schema_classes = without_vocabulary(classes.clone());
+    for table in per_chunk(backend, "scope_types", "x", &individuals)? {
+        classes.extend(iris_of(&table, "c"));
+    }
+    let blank_types = !run(backend, "scope_blank_types")?.rows.is_empty();
+    load_classes(backend, &mut sig, classes, blank_types)?;
+    for table in per_chunk(backend, "scope_literal_statistics", "s", &individuals)? {
+        add_literal_statistics(&mut sig, &table);
+    }
+    for table in per_chunk(backend, "scope_boolean_counts", "s", &individuals)? {
+        add_boolean_counts(&mut sig, &table);
+    }
+    set_individuals_without_schema(&mut sig, individuals);
+    sig.scope = ScopeReport {
+        kind: ScopeKind::Neighbourhood,
+        seeds: n.seeds.len(),
+        seeds_found: walk.seeds_found.len(),
+        depth: n.depth,
+        individuals: sig.individual_count(),
+        truncated: walk.truncated,
+    };
+    Ok(sig)
+}
+
+/// The predicates the walk follows against their direction: all (`None`) when the operator
+/// uses inverse roles; otherwise those whose roles reach subjects from objects (symmetric
+/// ones, and both sides of a declared `owl:inverseOf`).
+fn backward_predicates(
+    backend: &dyn SparqlBackend,
+    declarations: &Declarations,
+    inverse_roles: bool,
+) -> Result<Option<BTreeSet<Iri>>, OracleError> {
+    if inverse_roles {
+        return Ok(None);
+    }
+    let mut out: BTreeSet<Iri> = declarations.symmetric().cloned().collect();
+    let inverses = run(backend, "inverses")?;
+    out.extend(iris_of(&inverses, "p"));
+    out.extend(iris_of(&inverses, "q"));
+    Ok(Some(out))
+}
+
+struct Walk {
+    /// Every node reached (seeds included), with the predicates of the edges that reached it.
+    reached_by: BTreeMap<Iri, BTreeSet<Iri>>,
+    seeds_found: BTreeSet<Iri>,
+    nodes: BTreeSet<Iri>,
+    truncated: bool,
+}
+
+/// Breadth-first from the seeds that occur in the data, `depth` steps.
+fn walk(
+    backend: &dyn SparqlBackend,
+    n: &Neighbourhood,
+    declarations: &Declarations,
+    backwards: &Option<BTreeSet<Iri>>,
+) -> Result<Walk, OracleError> {
+    let seeds: BTreeSet<Iri> = n.seeds.iter().cloned().collect();
+    let mut seeds_found = BTreeSet::new();
+    for table in per_chunk(backend, "scope_present", "x", &seeds)? {
+        seeds_found.extend(iris_of(&table, "x"));
+    }
+    let mut reached_by: BTreeMap<Iri, BTreeSet<Iri>> = seeds_found
+        .iter()
+        .map(|s| (s.clone(), BTreeSet::new()))
+        .collect();
+    let mut frontier = seeds_found.clone();
+    let mut truncated = false;
+    for _ in 0..n.depth {
+        if frontier.is_empty() || truncated {
+            break;
+        }
+        let mut edges: BTreeSet<(Iri, Iri)> = BTreeSet::new();
+        for table in per_chunk(backend, "scope_edges", "x", &frontier)? {
+            edges.extend(predicate_targets(&table));
+        }
+        match backwards {
+            None => {
+                for table in per_chunk(backend, "scope_edges_inverse", "x", &frontier)? {
+                    edges.extend(predicate_targets(&table));
+                }
+            }
+            Some(preds) if !preds.is_empty() => {
+                let list: Vec<GroundTerm> = preds.iter().map(ground).collect();
+                for chunk in chunks(&frontier) {
+                    let mut q = fixed_query("scope_edges_inverse_of")?;
+                    fill_values(&mut q, "x", chunk)?;
+                    fill_in_list(&mut q, "p", list.clone())?;
+                    edges.extend(predicate_targets(&backend.select(&q)?));
+                }
+            }
+            Some(_) => {}
+        }
+        let mut next = BTreeSet::new();
+        for (p, y) in edges {
+            if declarations.never_a_role(&p) || super::load::is_vocabulary(y.as_str()) {
+                continue;
+            }
+            if let Some(preds) = reached_by.get_mut(&y) {
+                preds.insert(p);
+                continue;
+            }
+            if reached_by.len() >= n.max_individuals {
+                truncated = true;
+                continue;
+            }
+            reached_by.insert(y.clone(), BTreeSet::from([p]));
+            next.insert(y);
+        }
+        frontier = next;
+    }
+    let nodes = reached_by.keys().cloned().collect();
+    Ok(Walk {
+        reached_by,
+        seeds_found,
+        nodes,
+        truncated,
+    })
+}
+
+/// `(?p, ?y)` rows of a walk answer.
+fn predicate_targets(table: &SolutionTable) -> Vec<(Iri, Iri)> {
+    let (Some(cp), Some(cy)) = (table.column("p"), table.column("y")) else {
+        return Vec::new();
+    };
+    table
+        .rows
+        .iter()
+        .filter_map(|row| match (row.get(cp)?, row.get(cy)?) {
+            (Some(Term::NamedNode(p)), Some(Term::NamedNode(y))) => {
+                Some((Iri::new(p.as_str()), Iri::new(y.as_str())))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+fn ground(iri: &Iri) -> GroundTerm {
+    GroundTerm::NamedNode(NamedNode::new_unchecked(iri.as_str()))
+}
+
+/// The IRIs as `VALUES` chunks, in order.
+fn chunks(iris: &BTreeSet<Iri>) -> Vec<Vec<GroundTerm>> {
+    let all: Vec<&Iri> = iris.iter().collect();
+    all.chunks(CHUNK)
+        .map(|chunk| chunk.iter().map(|i| ground(i)).collect())
+        .collect()
+}
+
+/// Runs the fixed query `name` once per chunk of `iris` (filled into `?var`).
+fn per_chunk(
+    backend: &dyn SparqlBackend,
+    name: &str,
+    var: &str,
+    iris: &BTreeSet<Iri>,
+) -> Result<Vec<SolutionTable>, OracleError> {
+    let mut out = Vec::new();
+    for chunk in chunks(iris) {
+        let mut q: Query = fixed_query(name)?;
+        fill_values(&mut q, var, chunk)?;
+        out.push(backend.select(&q)?);
+    }
+    Ok(out)
+}
