@@ -266,10 +266,11 @@ fn another_signature_warns_and_foreign_names_fail_clearly() {
         .fit(&oracle, &t, &RunControl::default().with_max_tests(2_000))
         .unwrap();
     let text = to_json(run.model.as_ref(), celoe.parameters(), Some("Father"), &sig).unwrap();
-    // The same schema plus one class: loads, with a warning naming both fingerprints.
+    // The same schema plus one declared class: loads, with a warning naming both
+    // fingerprints.
     let mut wider = (*sig).clone();
     wider
-        .classes
+        .schema_classes
         .insert(oxilearn::concept::Iri::new("http://example.org/other#X"));
     let loaded = from_json(&text, &wider).expect("loads");
     assert_eq!(loaded.warnings.len(), 1, "{:?}", loaded.warnings);

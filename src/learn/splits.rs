@@ -37,8 +37,9 @@ pub fn numeric_values<O: MembershipOracle + ?Sized>(
 }
 
 /// The ρ operator over the oracle's signature with numeric split points taken from the
-/// values of every individual of the KB, as DL-Learner does: the values that matter are
-/// often not the examples' own (a compound has no charge, its atoms do). No labels are used,
+/// values of every individual of the signature's universe — in a learning run the examples'
+/// neighbourhood, not the whole KB: the values that matter are often not the examples' own
+/// (a compound has no charge, its atoms do), but they are reachable from them. No labels are used,
 /// so a cross-validation fold learns nothing about its test examples this way, and one
 /// operator serves every problem and fold over the same KB.
 pub fn rho_over_kb<O: MembershipOracle + ?Sized>(

@@ -223,7 +223,7 @@ mod tests {
         let mut q = fixed_query("data_values").unwrap();
         let p = spargebra::term::NamedNode::new_unchecked("http://ex/p");
         fill_in_list(&mut q, "p", vec![GroundTerm::NamedNode(p)]).unwrap();
-        assert!(q.to_string().contains("IN(<http://ex/p>)"), "{q}");
+        assert!(q.to_string().contains("?p IN (<http://ex/p>)"), "{q}");
         let mut q = fixed_query("classes").unwrap();
         assert!(fill_in_list(&mut q, "p", vec![]).is_err());
     }
