@@ -19,7 +19,8 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// List the individuals of a class expression, sorted.
+    /// List the individuals of a class expression, sorted (closed world: page by page,
+    /// `--limit` to stop early; open world: one answer over the whole active domain).
     Instances(InstancesArgs),
     /// Score a class expression on learning problems (tp/fp/tn/fn, accuracy, precision, recall, F1).
     Evaluate(EvaluateArgs),
@@ -136,8 +137,17 @@ pub struct InstancesArgs {
     /// Class expression in Manchester or DL syntax.
     #[arg(long, value_name = "EXPR")]
     pub concept: String,
+    /// `open` also reports the provable non-instances and the unknowns; it reads the whole
+    /// active domain at once and is not paged.
     #[arg(long, value_enum, default_value_t)]
     pub semantics: SemanticsArg,
+    /// List at most N individuals; the answer is then reported as truncated (stderr and
+    /// `truncated` in JSON).
+    #[arg(long, value_name = "N")]
+    pub limit: Option<usize>,
+    /// Individuals asked per page (closed world): text output is printed page by page.
+    #[arg(long, value_name = "N", default_value_t = 10_000)]
+    pub page_size: usize,
     /// One JSON document on stdout.
     #[arg(long)]
     pub json: bool,
@@ -477,6 +487,11 @@ pub struct GenerateArgs {
     /// Random concepts to try (default 200 per target, at least 1000).
     #[arg(long, value_name = "N")]
     pub attempts: Option<usize>,
+    /// Sample at most N individuals of the KB (a deterministic LIMIT query) and draw the
+    /// targets' examples from that sample only, so the KB's whole active domain is never
+    /// enumerated.
+    #[arg(long, value_name = "N", default_value_t = 10_000)]
+    pub max_individuals: usize,
     /// Write the problems here instead of stdout.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,

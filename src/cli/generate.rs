@@ -3,8 +3,10 @@
 use anyhow::{Context, bail};
 
 use super::args::GenerateArgs;
-use super::kb_source;
+use super::kb_source::{self, Session};
+use super::sample::sample_individuals;
 use crate::learn::targets::{TargetOptions, generate_targets, targets_json};
+use crate::oracle::{IndividualScope, Neighbourhood};
 
 pub fn run(args: GenerateArgs) -> anyhow::Result<()> {
     if !(args.max_ratio.is_finite() && args.max_ratio >= 1.0) {
@@ -13,7 +15,10 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<()> {
     if args.count == 0 {
         bail!("--count must be at least 1");
     }
-    let session = kb_source::open(&args.kb, None)?;
+    if args.max_individuals == 0 {
+        bail!("--max-individuals must be at least 1");
+    }
+    let session = open_sampled(&args)?;
     let mut options = TargetOptions::new(args.count, args.seed, args.semantics.into());
     options.min_size = args.min_size;
     options.max_ratio = args.max_ratio;
@@ -39,4 +44,31 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<()> {
         None => outln!("{text}"),
     }
     Ok(())
+}
+
+/// Opens the KB over a sample of at most `--max-individuals` individuals: the schema first
+/// (an empty neighbourhood), then the sample's neighbourhood at depth 0, so the targets'
+/// example sets come from the sample and the active domain is never enumerated.
+fn open_sampled(args: &GenerateArgs) -> anyhow::Result<Session> {
+    let schema = kb_source::open_in(
+        &args.kb,
+        None,
+        IndividualScope::Neighbourhood(Neighbourhood::of([])),
+    )?;
+    // The embedded store answers in a deterministic order; an endpoint is asked sorted.
+    let ordered = schema.store.is_none();
+    let seeds = sample_individuals(
+        schema.oracle.inner().backend(),
+        args.max_individuals,
+        ordered,
+    )?;
+    let mut n = Neighbourhood::of(seeds);
+    n.depth = 0;
+    n.max_individuals = args.max_individuals;
+    let scope = IndividualScope::Neighbourhood(n);
+    match schema.store {
+        // Reuse the loaded files instead of parsing them again.
+        Some(store) => kb_source::session_over(store, schema.triples, &args.kb, scope),
+        None => kb_source::open_in(&args.kb, None, scope),
+    }
 }

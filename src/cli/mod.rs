@@ -26,6 +26,7 @@ mod predict;
 mod problems;
 mod progress;
 mod registry;
+mod sample;
 mod signature;
 
 use std::process::ExitCode;

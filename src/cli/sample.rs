@@ -1,0 +1,61 @@
+//! A bounded, deterministic sample of a KB's individuals: one `LIMIT` query over the pattern
+//! that stands for "an individual of the KB" (IRIs typed with a non-vocabulary class or at an
+//! end of an object-property assertion, schema entities excluded), so `generate-problems`
+//! never enumerates a billion-triple endpoint's whole active domain.
+
+use anyhow::Context;
+
+use crate::concept::Iri;
+use crate::oracle::backend::SparqlBackend;
+
+/// The generator pattern for `?x`, shared by the sample query.
+const INDIVIDUAL_PATTERN: &str = r#"
+  {
+    ?x a ?c
+    FILTER(isIRI(?c))
+    FILTER(?c = owl:NamedIndividual || (
+      !STRSTARTS(STR(?c), "http://www.w3.org/2002/07/owl#") &&
+      !STRSTARTS(STR(?c), "http://www.w3.org/2000/01/rdf-schema#") &&
+      !STRSTARTS(STR(?c), "http://www.w3.org/1999/02/22-rdf-syntax-ns#")))
+  } UNION {
+    ?p a owl:ObjectProperty .
+    { ?x ?p ?y } UNION { ?y ?p ?x }
+  }
+  FILTER(isIRI(?x))
+  FILTER NOT EXISTS { ?x a owl:Class }
+  FILTER NOT EXISTS { ?x a rdfs:Class }
+  FILTER NOT EXISTS { ?x a owl:ObjectProperty }
+  FILTER NOT EXISTS { ?x a owl:DatatypeProperty }
+"#;
+
+/// At most `limit` individuals of the KB. `ordered` sorts by IRI on the server (needed for a
+/// deterministic answer from a remote endpoint); the embedded store's order is already
+/// deterministic, so it is asked without `ORDER BY`.
+pub fn sample_individuals(
+    backend: &dyn SparqlBackend,
+    limit: usize,
+    ordered: bool,
+) -> anyhow::Result<Vec<Iri>> {
+    let order = if ordered { "ORDER BY ?x" } else { "" };
+    let text = format!(
+        "PREFIX rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#>\n\
+         PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>\n\
+         PREFIX owl: <http://www.w3.org/2002/07/owl#>\n\
+         SELECT DISTINCT ?x WHERE {{ {INDIVIDUAL_PATTERN} }} {order} LIMIT {limit}"
+    );
+    let query = spargebra::SparqlParser::new()
+        .parse_query(&text)
+        .context("building the individual-sample query")?;
+    let table = backend
+        .select(&query)
+        .context("sampling the KB's individuals")?;
+    let mut out: Vec<Iri> = table
+        .column_values("x")
+        .filter_map(|t| match t {
+            oxigraph::model::Term::NamedNode(n) => Some(Iri::new(n.as_str())),
+            _ => None,
+        })
+        .collect();
+    out.truncate(limit);
+    Ok(out)
+}

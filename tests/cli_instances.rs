@@ -1,0 +1,153 @@
+//! `oxilearn instances`: the paged answer lists the same members as the library's
+//! `KnowledgeBase::instances`, `--limit` truncation is reported on stderr and in JSON, and
+//! the JSON keys stay stable.
+
+mod common;
+
+use common::cli_run::{fails_with, json, oxilearn};
+use oxilearn::KnowledgeBase;
+
+const FAMILY: &str = "fixtures/family/family.ttl";
+
+const CONCEPTS: &[&str] = &[
+    "Male",
+    "not Male",
+    "Male and (hasChild some Thing)",
+    "hasChild only Male",
+    "not (hasChild some Female)",
+    "Thing",
+    "Nothing",
+];
+
+fn library_members(concept: &str) -> Vec<String> {
+    let kb = KnowledgeBase::from_files(&[format!("{}/{FAMILY}", env!("CARGO_MANIFEST_DIR"))])
+        .expect("opens the family fixture");
+    let c = kb.parse_concept(concept).expect("parses");
+    let set = kb.instances(&c).expect("answers");
+    kb.iris(&set).map(|i| i.as_str().to_string()).collect()
+}
+
+fn strings(v: &serde_json::Value) -> Vec<String> {
+    v.as_array()
+        .expect("an array")
+        .iter()
+        .map(|s| s.as_str().expect("a string").to_string())
+        .collect()
+}
+
+#[test]
+fn paged_answer_matches_the_library_for_several_concepts() {
+    for concept in CONCEPTS {
+        let expected = library_members(concept);
+        for page in ["1", "3", "10000"] {
+            let v = json(&[
+                "instances",
+                "--kb",
+                FAMILY,
+                "--concept",
+                concept,
+                "--page-size",
+                page,
+                "--json",
+            ]);
+            assert_eq!(
+                strings(&v["individuals"]),
+                expected,
+                "{concept} page {page}"
+            );
+            assert_eq!(v["count"], expected.len(), "{concept}");
+            assert_eq!(v["truncated"], false, "{concept}");
+        }
+        // Text mode lists the same individuals, one per line.
+        let out = oxilearn(&[
+            "instances",
+            "--kb",
+            FAMILY,
+            "--concept",
+            concept,
+            "--page-size",
+            "2",
+        ]);
+        assert!(out.status.success());
+        let text = String::from_utf8_lossy(&out.stdout);
+        let listed: Vec<String> = text
+            .lines()
+            .filter_map(|l| l.strip_prefix("  "))
+            .map(str::to_string)
+            .collect();
+        assert_eq!(listed, expected, "{concept} text");
+    }
+}
+
+#[test]
+fn limit_truncates_and_says_so() {
+    let all = library_members("Male");
+    assert!(all.len() > 3);
+    let args = [
+        "instances",
+        "--kb",
+        FAMILY,
+        "--concept",
+        "Male",
+        "--limit",
+        "3",
+        "--page-size",
+        "2",
+        "--json",
+    ];
+    let v = json(&args);
+    assert_eq!(v["truncated"], true);
+    assert_eq!(v["count"], 3);
+    assert_eq!(strings(&v["individuals"]), all[..3].to_vec());
+    for key in [
+        "concept",
+        "dl",
+        "semantics",
+        "count",
+        "individuals",
+        "truncated",
+    ] {
+        assert!(v.get(key).is_some(), "JSON key {key}");
+    }
+    let out = oxilearn(&args);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("truncated:"));
+
+    // A limit the answer fits in is not a truncation.
+    let n = all.len().to_string();
+    let v = json(&[
+        "instances",
+        "--kb",
+        FAMILY,
+        "--concept",
+        "Male",
+        "--limit",
+        &n,
+        "--json",
+    ]);
+    assert_eq!(v["truncated"], false);
+    assert_eq!(v["count"], all.len());
+}
+
+#[test]
+fn zero_limit_or_page_is_a_clear_error() {
+    let err = fails_with(&[
+        "instances",
+        "--kb",
+        FAMILY,
+        "--concept",
+        "Male",
+        "--limit",
+        "0",
+    ]);
+    assert!(err.contains("--limit"), "{err}");
+    let err = fails_with(&[
+        "instances",
+        "--kb",
+        FAMILY,
+        "--concept",
+        "Male",
+        "--page-size",
+        "0",
+    ]);
+    assert!(err.contains("--page-size"), "{err}");
+}
