@@ -83,12 +83,7 @@ pub fn fill_values(
     var: &str,
     terms: Vec<GroundTerm>,
 ) -> Result<(), OracleError> {
-    let pattern = match query {
-        Query::Select { pattern, .. }
-        | Query::Ask { pattern, .. }
-        | Query::Construct { pattern, .. }
-        | Query::Describe { pattern, .. } => pattern,
-    };
+    let pattern = pattern_of(query);
     let mut terms = Some(terms);
     fill_in_pattern(pattern, var, &mut terms);
     if terms.is_some() {
@@ -98,6 +93,16 @@ pub fn fill_values(
         });
     }
     Ok(())
+}
+
+/// The WHERE pattern of any query form.
+fn pattern_of(query: &mut Query) -> &mut GraphPattern {
+    match query {
+        Query::Select { pattern, .. }
+        | Query::Ask { pattern, .. }
+        | Query::Construct { pattern, .. }
+        | Query::Describe { pattern, .. } => pattern,
+    }
 }
 
 fn fill_in_pattern(pattern: &mut GraphPattern, var: &str, terms: &mut Option<Vec<GroundTerm>>) {
@@ -140,12 +145,7 @@ pub fn fill_in_list(
     var: &str,
     terms: Vec<GroundTerm>,
 ) -> Result<(), OracleError> {
-    let pattern = match query {
-        Query::Select { pattern, .. }
-        | Query::Ask { pattern, .. }
-        | Query::Construct { pattern, .. }
-        | Query::Describe { pattern, .. } => pattern,
-    };
+    let pattern = pattern_of(query);
     let list: Vec<Expression> = terms.into_iter().map(ground_expression).collect();
     if fill_list_in_pattern(pattern, &Variable::new_unchecked(var), &list) {
         Ok(())
