@@ -159,10 +159,20 @@ impl<O: MembershipOracle + ?Sized> RunClock<'_, O> {
         }
     }
 
-    /// Clears the oracle's deadline early (before reporting work that must not be cut,
-    /// such as minimising the solutions already found).
-    pub fn release_deadline(&self) {
-        self.oracle.set_deadline(None);
+    /// Moves the oracle's deadline to the end of the reporting allowance: a twentieth of the
+    /// time budget past its end, so that a run of 20 s ends by 21 s with its reporting work
+    /// (minimising the solutions found) instead of overrunning on a large neighbourhood.
+    /// Work the allowance cuts falls back to what the search found (callers handle
+    /// [`crate::oracle::OracleError::BudgetExhausted`]). No time budget: no deadline.
+    pub fn extend_deadline_for_reporting(&self) {
+        let budget = self
+            .deadline
+            .map(|d| d.saturating_duration_since(self.start));
+        let end = self
+            .deadline
+            .zip(budget)
+            .and_then(|(d, b)| d.checked_add(b / 20));
+        self.oracle.set_deadline(end);
     }
 
     pub fn max_queries(&self) -> Option<u64> {
