@@ -583,6 +583,19 @@ fn answer_below_the_cap_is_not_paged() {
     assert_eq!(b.requests_sent(), 1);
 }
 
+/// An endpoint without a cap (an Oxigraph server) returns more rows than `--max-rows`: that
+/// answer is whole, and paging it would only sort it again on the server.
+#[test]
+fn answer_longer_than_the_configured_cap_is_not_paged() {
+    let mock = capped_endpoint(25, usize::MAX, None);
+    let b = backend(HttpOptions {
+        max_rows: 10,
+        ..fast(&mock.url())
+    });
+    expect_rows(select(&b, &x_query()), 25);
+    assert_eq!(b.requests_sent(), 1);
+}
+
 #[test]
 fn cap_shrinking_while_paging_is_an_error() {
     // The first answer names a cap of 10; the pages then come back cut at 5.

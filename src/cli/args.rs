@@ -99,6 +99,9 @@ pub struct KbArgs {
     /// neighbourhood (slow on a large KB; answers are the same).
     #[arg(long)]
     pub whole_kb: bool,
+    /// Append every SELECT sent to the store (time, rows, text) as a JSON line to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub log_queries: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum, Default)]

@@ -15,7 +15,7 @@ use crate::concept::Iri;
 use crate::concept::{self, Concept, Vocabulary};
 use crate::kb::{self, KbFormat};
 use crate::oracle::backend::{
-    Auth, EmbeddedBackend, HttpBackend, HttpOptions, QueryMethod, SparqlBackend,
+    Auth, EmbeddedBackend, HttpBackend, HttpOptions, QueryLog, QueryMethod, SparqlBackend,
     require_capabilities,
 };
 use crate::oracle::sparql::TransitiveShape;
@@ -141,7 +141,7 @@ pub fn session_over(
     args: &KbArgs,
     scope: IndividualScope,
 ) -> anyhow::Result<Session> {
-    let backend: Box<dyn SparqlBackend> = Box::new(EmbeddedBackend::new(store.clone()));
+    let backend = logged(args, Box::new(EmbeddedBackend::new(store.clone())))?;
     let options = OracleOptions {
         scope,
         ..oracle_options(args)
@@ -149,6 +149,20 @@ pub fn session_over(
     let oracle = SparqlOracle::new(backend, options).context("reading the signature")?;
     warn_if_truncated(&oracle);
     Ok(wrap(Some(store), oracle, triples))
+}
+
+/// The backend, writing each query to `--log-queries FILE` when given.
+fn logged(
+    args: &KbArgs,
+    backend: Box<dyn SparqlBackend>,
+) -> anyhow::Result<Box<dyn SparqlBackend>> {
+    Ok(match &args.log_queries {
+        Some(path) => Box::new(
+            QueryLog::create(backend, path)
+                .with_context(|| format!("creating the query log {}", path.display()))?,
+        ),
+        None => backend,
+    })
 }
 
 /// Says when the examples' neighbourhood hit its individual limit.
@@ -226,7 +240,7 @@ fn open_endpoint(args: &KbArgs, url: &str, scope: IndividualScope) -> anyhow::Re
         );
     }
     // The oracle writes the shapes the probe picked (the backend remembers them).
-    let backend: Box<dyn SparqlBackend> = Box::new(backend);
+    let backend = logged(args, Box::new(backend))?;
     let options = OracleOptions {
         scope,
         ..oracle_options(args)

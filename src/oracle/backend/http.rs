@@ -12,8 +12,8 @@
 //!   before it is not sent, each request's timeout and each backoff sleep is cut to what is
 //!   left, and a timeout that the deadline caused ends the query with
 //!   `BudgetExhausted::Deadline` instead of being retried.
-//! - A result of exactly `max_rows` rows, or one with Virtuoso's `X-SPARQL-MaxRows` header, is
-//!   truncated: the query is re-run page by page (`ORDER BY` all projected variables,
+//! - A result of exactly `max_rows` rows, or one that reaches the cap named by Virtuoso's
+//!   `X-SPARQL-MaxRows` header, is taken as truncated: the query is re-run page by page (`ORDER BY` all projected variables,
 //!   `LIMIT`/`OFFSET`). Where the endpoint refuses to sort that deep (Virtuoso's
 //!   `MaxSortedTopRows`, 10,000 by default on public endpoints: error `SR353`), the query's
 //!   `VALUES` block is halved instead and each half answered the same way, recursively, so a
@@ -566,14 +566,19 @@ impl Shared {
         };
         match parse_solutions(syntax, &body) {
             Ok(table) => {
-                // Virtuoso names its cap in `X-SPARQL-MaxRows`; an answer that reaches the cap
-                // (named or configured) may be cut.
+                // Virtuoso names its cap in `X-SPARQL-MaxRows`: an answer that reaches it may
+                // be cut. Without the header, only an answer of exactly the configured cap is
+                // suspect: a longer one proves that no such cap is in force (an Oxigraph
+                // server's 18,000-row walk answer is whole, and paging it re-sorts it).
                 let named_cap = headers
                     .get("x-sparql-maxrows")
                     .and_then(|v| v.to_str().ok())
                     .and_then(|v| v.trim().parse::<usize>().ok());
-                let cap = named_cap.map_or(self.options.max_rows, |c| c.min(self.options.max_rows));
-                let capped = (table.rows.len() >= cap).then_some(cap);
+                let rows = table.rows.len();
+                let capped = match named_cap {
+                    Some(cap) => (rows >= cap).then_some(cap.min(self.options.max_rows)),
+                    None => (rows == self.options.max_rows).then_some(self.options.max_rows),
+                };
                 Attempt::Done(table, capped)
             }
             Err(message) => Attempt::Retry(

@@ -11,6 +11,7 @@ mod deadline;
 mod embedded;
 #[cfg(feature = "http")]
 mod http;
+mod log;
 #[cfg(feature = "http")]
 mod politeness;
 mod probe;
@@ -24,6 +25,7 @@ pub use auth::{Auth, AuthFileError};
 pub use embedded::EmbeddedBackend;
 #[cfg(feature = "http")]
 pub use http::{HttpBackend, HttpOptions, QueryMethod, ResultsSyntax};
+pub use log::QueryLog;
 #[cfg(feature = "http")]
 pub use politeness::{PUBLIC_DEFAULT, default_for_endpoint, is_local_host};
 pub use probe::{Capabilities, probe, require_capabilities};
