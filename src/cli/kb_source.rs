@@ -223,7 +223,8 @@ pub fn http_options(args: &KbArgs, url: &str) -> anyhow::Result<HttpOptions> {
 }
 
 fn open_endpoint(args: &KbArgs, url: &str, scope: IndividualScope) -> anyhow::Result<Session> {
-    let backend = HttpBackend::new(http_options(args, url)?)?;
+    // Logged from the first request on, the capability probe included.
+    let backend = logged(args, Box::new(HttpBackend::new(http_options(args, url)?)?))?;
     let caps = require_capabilities(&backend).with_context(|| format!("probing {url}"))?;
     let shapes = caps.shapes();
     if !caps.counting() {
@@ -240,7 +241,6 @@ fn open_endpoint(args: &KbArgs, url: &str, scope: IndividualScope) -> anyhow::Re
         );
     }
     // The oracle writes the shapes the probe picked (the backend remembers them).
-    let backend = logged(args, Box::new(backend))?;
     let options = OracleOptions {
         scope,
         ..oracle_options(args)

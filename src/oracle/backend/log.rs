@@ -47,8 +47,9 @@ impl<B: SparqlBackend> QueryLog<B> {
             Err(e) => line["error"] = e.to_string().into(),
         }
         if let Ok(mut out) = self.out.lock() {
-            // A log that cannot be written must not fail the run it observes.
-            let _ = writeln!(out, "{line}");
+            // A log that cannot be written must not fail the run it observes. Flushed per
+            // line, so that a run that hangs shows the query it waits for.
+            let _ = writeln!(out, "{line}").and_then(|()| out.flush());
         }
     }
 }
