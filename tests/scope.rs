@@ -7,9 +7,10 @@ mod common;
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use oxilearn::concept::Iri;
+use oxilearn::concept::{Concept, Iri};
 use oxilearn::learn::splits;
 use oxilearn::oracle::backend::EmbeddedBackend;
+use oxilearn::oracle::sparql::ClassAtoms;
 use oxilearn::oracle::{
     IndividualScope, IndividualSet, MembershipOracle, Neighbourhood, OracleOptions, ScopeKind,
     SparqlOracle,
@@ -86,6 +87,56 @@ fn same_answers_on_the_examples(kb: &Path, problems: &Path, concepts: usize) {
             "T({c:?})"
         );
     }
+}
+
+/// Class atoms over the neighbourhood come from the typings read with the signature: no
+/// query, and the members the path-form query gives, for every class over the whole scope.
+fn class_atoms_from_typings_match_queries(kb: &Path, problems: &Path) {
+    let store = store_of(&[kb.to_path_buf()]);
+    let scope = IndividualScope::Neighbourhood(Neighbourhood::of(seeds(problems)));
+    let local = oracle(&store, scope.clone());
+    let asked = SparqlOracle::new(
+        EmbeddedBackend::new(store.clone()),
+        OracleOptions {
+            scope,
+            class_atoms: ClassAtoms::Path,
+            ..OracleOptions::default()
+        },
+    )
+    .expect("signature");
+    let sig = local.signature_ref();
+    assert!(sig.asserted_types.as_ref().is_some_and(|t| !t.is_empty()));
+    let all = sig.all_individuals();
+    let before = local.stats().queries_sent;
+    let mut nonempty = 0;
+    for class in &sig.classes {
+        let c = Concept::Class(class.clone());
+        let from_typings = local.covered(&c, &all).expect("typings");
+        let from_query = asked.covered(&c, &all).expect("query");
+        assert_eq!(from_typings, from_query, "{class:?}");
+        nonempty += usize::from(!from_typings.is_empty());
+    }
+    assert_eq!(
+        local.stats().queries_sent,
+        before,
+        "class atoms sent queries"
+    );
+    assert!(
+        nonempty > 3,
+        "only {nonempty} classes have members in the scope"
+    );
+}
+
+#[test]
+fn class_atoms_over_the_neighbourhood_need_no_query() {
+    class_atoms_from_typings_match_queries(
+        &repo_path("fixtures/family/family.ttl"),
+        &repo_path("fixtures/family/problems.json"),
+    );
+    class_atoms_from_typings_match_queries(
+        &repo_path("fixtures/trains/trains.ttl"),
+        &repo_path("fixtures/trains/problems.json"),
+    );
 }
 
 #[test]

@@ -141,6 +141,18 @@ impl<B: SparqlBackend> SparqlOracle<B> {
             .with_shapes(self.shapes)
     }
 
+    /// A class atom answered from the universe's asserted types, when the signature holds
+    /// them and atoms are written with implying types (the `Path` option always asks).
+    fn class_from_typings(&self, c: &Concept, among: &IndividualSet) -> Option<IndividualSet> {
+        let (Concept::Class(class), Some(typings)) = (c, &self.signature.asserted_types) else {
+            return None;
+        };
+        if self.options.class_atoms == ClassAtoms::Path || self.signature.has_blank_types {
+            return None;
+        }
+        Some(typings.instances_of_any(&self.signature.types_implying(class), among))
+    }
+
     fn example_nodes(&self, among: &IndividualSet) -> Vec<NamedNode> {
         self.signature
             .iris_of(among)
@@ -395,6 +407,9 @@ impl<B: SparqlBackend> MembershipOracle for SparqlOracle<B> {
             _ if among.is_empty() => return Ok(self.signature.empty_set()),
             _ => {}
         }
+        if let Some(members) = self.class_from_typings(c, among) {
+            return Ok(members);
+        }
         self.check_supported(c)?;
         match self.shapes.booleans {
             BooleanShape::Inline => self.covered_by_query(c, among),
@@ -425,7 +440,10 @@ impl<B: SparqlBackend> MembershipOracle for SparqlOracle<B> {
             match c {
                 Concept::Top => results[i] = Some(Ok(among.clone())),
                 Concept::Bottom => results[i] = Some(Ok(self.signature.empty_set())),
-                _ => queried.push(i),
+                _ => match self.class_from_typings(c, among) {
+                    Some(members) => results[i] = Some(Ok(members)),
+                    None => queried.push(i),
+                },
             }
         }
         let packs: Vec<&[usize]> = queried.chunks(pack).collect();

@@ -45,7 +45,7 @@ fn number(term: Option<&Term>) -> Option<f64> {
 }
 
 /// Rows of a two-column answer as IRI pairs (rows with a non-IRI cell are skipped).
-fn iri_pairs(table: &SolutionTable, a: &str, b: &str) -> Vec<(Iri, Iri)> {
+pub(super) fn iri_pairs(table: &SolutionTable, a: &str, b: &str) -> Vec<(Iri, Iri)> {
     let (Some(ia), Some(ib)) = (table.column(a), table.column(b)) else {
         return Vec::new();
     };

@@ -5,9 +5,11 @@ mod load;
 mod model;
 mod roles;
 mod scope;
+mod typings;
 mod vocabulary;
 
 pub use load::{load_signature, load_signature_in};
 pub use model::*;
 pub use roles::{RoleEdge, RoleExpansion, RoleTerm};
 pub use scope::{IndividualScope, Neighbourhood};
+pub use typings::AssertedTypes;

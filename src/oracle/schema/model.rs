@@ -4,6 +4,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde::Serialize;
 
+use super::typings::AssertedTypes;
 use crate::concept::Iri;
 use crate::oracle::{IndividualId, IndividualSet};
 
@@ -128,6 +129,10 @@ pub struct Signature {
     pub scope: ScopeReport,
     #[serde(skip)]
     pub(crate) individual_index: HashMap<Iri, IndividualId>,
+    /// Under a neighbourhood scope without blank-node types: every named type asserted for
+    /// the universe's individuals, so that class atoms over it need no query (`None`: ask).
+    #[serde(skip)]
+    pub asserted_types: Option<AssertedTypes>,
 }
 
 impl Signature {

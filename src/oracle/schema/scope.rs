@@ -17,16 +17,17 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use oxigraph::model::{NamedNode, Term};
+use oxigraph::model::NamedNode;
 use rayon::prelude::*;
 use spargebra::Query;
 use spargebra::term::GroundTerm;
 
 use super::load::{
-    Declarations, add_boolean_counts, add_literal_statistics, add_usage, iris_of, load_classes,
-    load_properties, run, set_individuals_without_schema, without_vocabulary,
+    Declarations, add_boolean_counts, add_literal_statistics, add_usage, iri_pairs, iris_of,
+    load_classes, load_properties, run, set_individuals_without_schema, without_vocabulary,
 };
 use super::model::{ScopeKind, ScopeReport, Signature};
+use super::typings::AssertedTypes;
 use crate::concept::Iri;
 use crate::oracle::OracleError;
 use crate::oracle::backend::{SolutionTable, SparqlBackend};
@@ -107,8 +108,10 @@ pub(super) fn load_neighbourhood(
 
     let mut classes = iris_of(&run(backend, "schema_classes")?, "c");
     sig.schema_classes = without_vocabulary(classes.clone());
+    let mut typings = Vec::new();
     for table in per_chunk(backend, "scope_types", "x", &individuals)? {
         classes.extend(iris_of(&table, "c"));
+        typings.extend(iri_pairs(&table, "x", "c"));
     }
     let blank_types = !run(backend, "scope_blank_types")?.rows.is_empty();
     load_classes(backend, &mut sig, classes, blank_types)?;
@@ -119,6 +122,13 @@ pub(super) fn load_neighbourhood(
         add_boolean_counts(&mut sig, &table);
     }
     set_individuals_without_schema(&mut sig, individuals);
+    // Blank-node types need the path form of class atoms: then they are asked.
+    if !blank_types {
+        let pairs = typings
+            .into_iter()
+            .filter_map(|(x, c)| Some((sig.individual_id(x.as_str())?, c)));
+        sig.asserted_types = Some(AssertedTypes::from_pairs(pairs));
+    }
     sig.scope = ScopeReport {
         kind: ScopeKind::Neighbourhood,
         seeds: n.seeds.len(),
@@ -180,12 +190,12 @@ fn walk(
         }
         let mut edges: BTreeSet<(Iri, Iri)> = BTreeSet::new();
         for table in per_chunk(backend, "scope_edges", "x", &frontier)? {
-            edges.extend(predicate_targets(&table));
+            edges.extend(iri_pairs(&table, "p", "y"));
         }
         match backwards {
             None => {
                 for table in per_chunk(backend, "scope_edges_inverse", "x", &frontier)? {
-                    edges.extend(predicate_targets(&table));
+                    edges.extend(iri_pairs(&table, "p", "y"));
                 }
             }
             Some(preds) if !preds.is_empty() => {
@@ -194,7 +204,7 @@ fn walk(
                     let mut q = fixed_query("scope_edges_inverse_of")?;
                     fill_values(&mut q, "x", chunk)?;
                     fill_in_list(&mut q, "p", list.clone())?;
-                    edges.extend(predicate_targets(&backend.select(&q)?));
+                    edges.extend(iri_pairs(&backend.select(&q)?, "p", "y"));
                 }
             }
             Some(_) => {}
@@ -224,23 +234,6 @@ fn walk(
         nodes,
         truncated,
     })
-}
-
-/// `(?p, ?y)` rows of a walk answer.
-fn predicate_targets(table: &SolutionTable) -> Vec<(Iri, Iri)> {
-    let (Some(cp), Some(cy)) = (table.column("p"), table.column("y")) else {
-        return Vec::new();
-    };
-    table
-        .rows
-        .iter()
-        .filter_map(|row| match (row.get(cp)?, row.get(cy)?) {
-            (Some(Term::NamedNode(p)), Some(Term::NamedNode(y))) => {
-                Some((Iri::new(p.as_str()), Iri::new(y.as_str())))
-            }
-            _ => None,
-        })
-        .collect()
 }
 
 fn ground(iri: &Iri) -> GroundTerm {
