@@ -11,7 +11,9 @@ use std::path::PathBuf;
 use oxilearn::concept::to_manchester_full;
 use oxilearn::oracle::backend::{HttpBackend, HttpOptions, require_capabilities};
 use oxilearn::oracle::sparql::{BooleanShape, CountingShape, QueryShapes, TransitiveShape};
-use oxilearn::oracle::{CacheOptions, Cached, MembershipOracle, OracleOptions, SparqlOracle};
+use oxilearn::oracle::{
+    CacheOptions, Cached, IndividualScope, MembershipOracle, OracleOptions, SparqlOracle,
+};
 use oxilearn::refine::random::{RandomConcepts, RandomOptions};
 
 /// The endpoint URL from the environment, or `None` (skip) outside CI.
@@ -68,7 +70,7 @@ fn remote_agrees(
         cardinalities: remote.counts(),
         ..RandomOptions::default()
     };
-    let mut generator = RandomConcepts::new(&sig, seed, random_options);
+    let mut generator = RandomConcepts::new(&sig, seed, random_options.clone());
     let mut mismatches = Vec::new();
     let mut errors = Vec::new();
     let mut refused = 0;
@@ -140,9 +142,38 @@ fn remote_agrees(
             break;
         }
     }
+    // The whole-KB instances the store lists itself (no individuals interned) equal the
+    // embedded answer over the active domain.
+    let schema_backend =
+        HttpBackend::new(HttpOptions::local(&url).with_default_graph(graph)).expect("backend");
+    let schema_options = OracleOptions {
+        scope: IndividualScope::Schema,
+        ..OracleOptions::default()
+    };
+    let listing = SparqlOracle::new(schema_backend, schema_options).expect("schema signature");
+    let all = sig.all_individuals();
+    let mut generator = RandomConcepts::new(&sig, seed + 1000, random_options);
+    let mut listed = 0;
+    for _ in 0..(concepts / 10).clamp(5, 50) {
+        let c = generator.concept();
+        let want: Vec<_> = sig
+            .iris_of(&local.sparql.covered(&c, &all).expect("embedded"))
+            .cloned()
+            .collect();
+        match listing.instances_in_kb(&c, None) {
+            Ok(got) if got == want => listed += 1,
+            Ok(got) => mismatches.push(format!(
+                "{var} instances_in_kb differs for {}: {} listed, {} expected",
+                to_manchester_full(&c),
+                got.len(),
+                want.len()
+            )),
+            Err(e) => failed(&c, e),
+        }
+    }
     assert!(mismatches.is_empty(), "{}", mismatches.join("\n\n"));
     eprintln!(
-        "{var} {graph}: {compared} of {concepts} concepts compared, {truths} truth sets equal, \
+        "{var} {graph}: {listed} whole-KB instance lists equal; {compared} of {concepts} concepts compared, {truths} truth sets equal, \
          {refused} refused, {} endpoint errors",
         errors.len()
     );

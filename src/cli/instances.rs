@@ -1,17 +1,18 @@
 //! `oxilearn instances`: the individuals of a concept, sorted by IRI.
 //!
-//! Closed world, the universe is asked page by page (`--page-size` individuals per oracle
-//! call) and text output is printed as each page is answered, so the answer's size does not
-//! grow the output buffer; `--limit` stops after N members and reports the truncation.
-//! The signature still enumerates the active domain (issue 9's generator query over an
-//! empty neighbourhood is not done yet). Open world is answered in one call.
+//! Closed world, the store lists the members itself with one query seeded by the concept
+//! ([`crate::oracle::SparqlOracle::instances_in_kb`]) under a signature that interns no
+//! individuals, so the cost is that of the answer, not of the KB's active domain; `--limit`
+//! becomes a `LIMIT` in the query. An endpoint's row cap is paged through (or fails loudly):
+//! an answer is never silently cut. Open world needs the provable non-instances too, so the
+//! active domain is interned and asked page by page (`--page-size` individuals per call).
 
 use serde::Serialize;
 
 use super::args::{InstancesArgs, SemanticsArg};
 use super::kb_source;
 use super::print_json;
-use crate::oracle::{IndividualId, IndividualSet, MembershipOracle, Semantics};
+use crate::oracle::{IndividualId, IndividualScope, IndividualSet, MembershipOracle, Semantics};
 
 /// The documented JSON shape (`concept`, `count`, `individuals`, `truncated` are stable).
 #[derive(Serialize)]
@@ -39,21 +40,36 @@ pub fn run(args: InstancesArgs) -> anyhow::Result<()> {
     if args.page_size == 0 {
         anyhow::bail!("--page-size must be at least 1");
     }
-    let session = kb_source::open(&args.kb, None)?;
+    let open_world = matches!(args.semantics, SemanticsArg::Open);
+    // Closed world the store lists the members itself: no individuals are interned.
+    let scope = if open_world {
+        IndividualScope::ActiveDomain
+    } else {
+        IndividualScope::Schema
+    };
+    let session = kb_source::open_in(&args.kb, None, scope)?;
     let concept = session.parse_concept(&args.concept)?;
     let sig = session.signature();
-    let universe = sig.individual_count();
     let limit = args.limit.unwrap_or(usize::MAX);
     let names = |set: &IndividualSet| -> Vec<String> {
         sig.iris_of(set).map(|i| i.as_str().to_string()).collect()
     };
     let manchester = session.manchester(&concept);
     let dl = session.dl(&concept);
-    if let SemanticsArg::Open = args.semantics {
-        let all = sig.all_individuals();
-        let t = session.oracle.truth(&concept, &all)?;
-        let unknown = t.unknown(&all).len();
-        let mut individuals = names(&t.true_set);
+    if open_world {
+        let universe = sig.individual_count();
+        let (mut members, mut non_members) = (sig.empty_set(), sig.empty_set());
+        let mut unknown = 0;
+        for start in (0..universe).step_by(args.page_size) {
+            let end = start.saturating_add(args.page_size).min(universe);
+            let page =
+                IndividualSet::from_ids(universe, (start..end).map(|i| IndividualId(i as u32)));
+            let t = session.oracle.truth(&concept, &page)?;
+            unknown += t.unknown(&page).len();
+            members.union_with(&t.true_set);
+            non_members.union_with(&t.false_set);
+        }
+        let mut individuals = names(&members);
         let truncated = individuals.len() > limit;
         individuals.truncate(limit);
         let out = InstancesJson {
@@ -63,7 +79,7 @@ pub fn run(args: InstancesArgs) -> anyhow::Result<()> {
             count: individuals.len(),
             individuals,
             truncated,
-            non_instances: Some(names(&t.false_set)),
+            non_instances: Some(names(&non_members)),
             unknown_count: Some(unknown),
         };
         report_truncation(truncated, limit);
@@ -82,40 +98,27 @@ pub fn run(args: InstancesArgs) -> anyhow::Result<()> {
     if !args.json {
         outln!("{manchester}");
     }
-    let mut listed = Vec::new();
-    let mut count = 0usize;
-    let mut truncated = false;
-    let mut start = 0usize;
-    'pages: while start < universe {
-        let end = start.saturating_add(args.page_size).min(universe);
-        let page = IndividualSet::from_ids(universe, (start..end).map(|i| IndividualId(i as u32)));
-        let members = session.oracle.covered(&concept, &page)?;
-        for iri in sig.iris_of(&members) {
-            if count == limit {
-                truncated = true;
-                break 'pages;
-            }
-            count += 1;
-            if args.json {
-                listed.push(iri.as_str().to_string());
-            } else {
-                outln!("  {}", iri.as_str());
-            }
-        }
-        start = end;
-    }
+    // One more row than the limit tells whether the limit cut the answer.
+    let asked = args.limit.map(|n| n.saturating_add(1));
+    let mut listed = session.oracle.inner().instances_in_kb(&concept, asked)?;
+    let truncated = listed.len() > limit;
+    listed.truncate(limit);
     report_truncation(truncated, limit);
+    let count = listed.len();
     if args.json {
         return print_json(&InstancesJson {
             concept: manchester,
             dl,
             semantics: args.semantics.into(),
             count,
-            individuals: listed,
+            individuals: listed.iter().map(|i| i.as_str().to_owned()).collect(),
             truncated,
             non_instances: None,
             unknown_count: None,
         });
+    }
+    for iri in &listed {
+        outln!("  {}", iri.as_str());
     }
     let more = if truncated { " listed, more exist" } else { "" };
     outln!("({count} individuals{more})");

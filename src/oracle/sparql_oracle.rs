@@ -136,6 +136,33 @@ impl<B: SparqlBackend> SparqlOracle<B> {
         Ok((t, f))
     }
 
+    /// The closed-world instances of `c` over the whole KB (its active domain), asked in one
+    /// query seeded by the concept itself (see [`Compiler::instances_query`]), so the
+    /// signature need not intern the KB's individuals. Sorted by IRI; schema entities
+    /// (classes, properties) are dropped as the signature drops them. At most `limit`
+    /// (then which ones the store returns first decides which are listed).
+    pub fn instances_in_kb(
+        &self,
+        c: &Concept,
+        limit: Option<usize>,
+    ) -> Result<Vec<Iri>, OracleError> {
+        self.check_supported(c)?;
+        let sig = &self.signature;
+        let query = self.compiler().instances_query(c, limit)?;
+        let mut out: Vec<Iri> = self
+            .run(&query)?
+            .column_values("x")
+            .filter_map(|t| match t {
+                Term::NamedNode(n) => Some(Iri::new(n.as_str())),
+                _ => None,
+            })
+            .filter(|i| sig.may_be_individual(i))
+            .collect();
+        out.sort();
+        out.dedup();
+        Ok(out)
+    }
+
     fn compiler(&self) -> Compiler<'_> {
         Compiler::with_class_atoms(&self.signature, self.options.class_atoms)
             .with_shapes(self.shapes)

@@ -73,12 +73,18 @@ pub fn load_signature_in(
     scope: &IndividualScope,
 ) -> Result<Signature, OracleError> {
     match scope {
-        IndividualScope::ActiveDomain => load_active_domain(backend),
+        IndividualScope::ActiveDomain => load_active_domain(backend, true),
+        IndividualScope::Schema => load_active_domain(backend, false),
         IndividualScope::Neighbourhood(n) => super::scope::load_neighbourhood(backend, n),
     }
 }
 
-fn load_active_domain(backend: &dyn SparqlBackend) -> Result<Signature, OracleError> {
+/// The schema and the vocabulary the ABox uses (aggregates the store computes), and, with
+/// `individuals`, the active domain interned.
+fn load_active_domain(
+    backend: &dyn SparqlBackend,
+    individuals: bool,
+) -> Result<Signature, OracleError> {
     let mut sig = Signature::default();
     let declarations = Declarations::load(backend)?;
     let usage = usage_of(&run(backend, "property_usage")?);
@@ -89,6 +95,10 @@ fn load_active_domain(backend: &dyn SparqlBackend) -> Result<Signature, OracleEr
     sig.schema_classes = without_vocabulary(schema);
     let blank_types = !run(backend, "blank_types")?.rows.is_empty();
     load_classes(backend, &mut sig, classes, blank_types)?;
+    if !individuals {
+        sig.scope = ScopeReport::schema();
+        return Ok(sig);
+    }
     add_literal_statistics(&mut sig, &run(backend, "literal_statistics")?);
     add_boolean_counts(&mut sig, &run(backend, "boolean_counts")?);
     load_individuals(backend, &mut sig)?;
@@ -475,11 +485,6 @@ fn load_individuals(backend: &dyn SparqlBackend, sig: &mut Signature) -> Result<
 /// Interns `individuals` minus schema entities, which are never individuals even when they
 /// appear in role assertions.
 pub(super) fn set_individuals_without_schema(sig: &mut Signature, mut individuals: BTreeSet<Iri>) {
-    individuals.retain(|i| {
-        !is_vocabulary(i.as_str())
-            && !sig.classes.contains(i)
-            && !sig.object_properties.contains_key(i)
-            && !sig.data_properties.contains_key(i)
-    });
+    individuals.retain(|i| sig.may_be_individual(i));
     sig.set_individuals(individuals.into_iter().collect());
 }

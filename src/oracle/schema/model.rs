@@ -59,7 +59,7 @@ pub struct DataPropertyInfo {
 /// Which individuals a signature's universe holds, and how it was found.
 #[derive(Debug, Clone, Default, Serialize, PartialEq, Eq)]
 pub struct ScopeReport {
-    /// `active_domain` or `neighbourhood`.
+    /// `active_domain`, `neighbourhood` or `schema`.
     pub kind: ScopeKind,
     /// Seeds given (neighbourhood only).
     pub seeds: usize,
@@ -79,9 +79,18 @@ pub enum ScopeKind {
     #[default]
     ActiveDomain,
     Neighbourhood,
+    /// No individuals interned (answers listed by the store itself).
+    Schema,
 }
 
 impl ScopeReport {
+    pub fn schema() -> Self {
+        ScopeReport {
+            kind: ScopeKind::Schema,
+            ..Default::default()
+        }
+    }
+
     pub fn active_domain(individuals: usize) -> Self {
         ScopeReport {
             kind: ScopeKind::ActiveDomain,
@@ -155,6 +164,15 @@ impl Signature {
             .get(class)
             .cloned()
             .unwrap_or_else(|| BTreeSet::from([class.clone()]))
+    }
+
+    /// Not a vocabulary IRI nor one of the signature's classes or properties (schema entities
+    /// are never individuals, even where they appear in role assertions).
+    pub fn may_be_individual(&self, iri: &Iri) -> bool {
+        !super::load::is_vocabulary(iri.as_str())
+            && !self.classes.contains(iri)
+            && !self.object_properties.contains_key(iri)
+            && !self.data_properties.contains_key(iri)
     }
 
     pub fn individual_count(&self) -> usize {

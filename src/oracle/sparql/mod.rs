@@ -3,6 +3,7 @@
 mod build;
 mod compile;
 mod fixed;
+mod generate;
 mod shapes;
 mod successors;
 mod truth;
