@@ -148,7 +148,8 @@ pub struct InstancesArgs {
     /// `truncated` in JSON).
     #[arg(long, value_name = "N")]
     pub limit: Option<usize>,
-    /// Individuals asked per page (closed world): text output is printed page by page.
+    /// Individuals asked per oracle call under `--semantics open` (closed world, the store
+    /// lists the members in one query).
     #[arg(long, value_name = "N", default_value_t = 10_000)]
     pub page_size: usize,
     /// One JSON document on stdout.
@@ -221,7 +222,8 @@ pub enum QualityArg {
 #[derive(Debug, Args, Clone)]
 #[command(next_help_heading = "Budgets and limits (every learner)")]
 pub struct SearchArgs {
-    /// Time budget per problem (per fold in `cv`), in seconds; 0 = no limit.
+    /// Time budget per problem (per fold in `cv`), in seconds, counted after the KB is
+    /// loaded: the first problem's budget also pays for the signature; 0 = no limit.
     #[arg(long, value_name = "SECS", default_value_t = 10.0)]
     pub max_runtime: f64,
     /// Most candidate concepts to test per problem (deterministic runs use this).

@@ -5,7 +5,7 @@
 //! It also holds the JSON shapes those commands share.
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -30,6 +30,10 @@ pub struct Prepared {
     pub rho: Rho,
     pub load_ms: u64,
     pub signature_ms: u64,
+    /// Setup time (signature, split points) not yet charged to a run's `--max-runtime`:
+    /// the first run pays it, so that a one-problem `learn --max-runtime 20` ends by about
+    /// 20 s after the KB is loaded, not 20 s after a signature that may take seconds.
+    unpaid_setup_ms: AtomicU64,
 }
 
 fn ms(d: Duration) -> u64 {
@@ -84,7 +88,17 @@ pub fn prepare(
         rho,
         load_ms,
         signature_ms,
+        unpaid_setup_ms: AtomicU64::new(signature_ms),
     })
+}
+
+impl Prepared {
+    /// `budget` less the setup time no earlier run has paid (at most once per command).
+    fn budget_after_setup(&self, budget: Option<Duration>) -> Option<Duration> {
+        let unpaid = Duration::from_millis(self.unpaid_setup_ms.swap(0, Ordering::Relaxed));
+        // A budget the setup used up still stops the search at once (not "no limit").
+        budget.map(|b| b.saturating_sub(unpaid))
+    }
 }
 
 fn check_budgets(args: &LearnArgs) -> anyhow::Result<()> {
@@ -199,7 +213,7 @@ pub fn fit(
     let run = learner.fit(
         &prep.session.oracle,
         &training,
-        &control(args, max_runtime(args)?, &progress),
+        &control(args, prep.budget_after_setup(max_runtime(args)?), &progress),
     );
     progress.finish();
     let mut run = run.with_context(|| format!("learning {label}"))?;

@@ -27,6 +27,9 @@ pub struct Progress {
     pub elapsed: Duration,
 }
 
+/// The budget's share kept for reporting: the search stops at `1 − 1/REPORTING_SHARE` of it.
+const REPORTING_SHARE: u32 = 20;
+
 /// Called after every scored batch (from the learner's thread).
 pub type ProgressFn = Arc<dyn Fn(&Progress) + Send + Sync>;
 
@@ -92,8 +95,12 @@ impl RunControl {
     /// dropped).
     pub fn start<'o, O: MembershipOracle + ?Sized>(&self, oracle: &'o O) -> RunClock<'o, O> {
         let start = Instant::now();
-        // A budget too large to add to the clock is no deadline at all.
-        let deadline = self.max_runtime.and_then(|d| start.checked_add(d));
+        // The search stops a twentieth before the budget's end: the rest is the reporting
+        // allowance (see `extend_deadline_for_reporting`). A budget too large to add to the
+        // clock is no deadline at all.
+        let deadline = self
+            .max_runtime
+            .and_then(|d| start.checked_add(d - d / REPORTING_SHARE));
         oracle.set_deadline(deadline);
         RunClock {
             control: self.clone(),
@@ -159,19 +166,16 @@ impl<O: MembershipOracle + ?Sized> RunClock<'_, O> {
         }
     }
 
-    /// Moves the oracle's deadline to the end of the reporting allowance: a twentieth of the
-    /// time budget past its end, so that a run of 20 s ends by 21 s with its reporting work
-    /// (minimising the solutions found) instead of overrunning on a large neighbourhood.
+    /// Moves the oracle's deadline to the end of the reporting allowance, the budget's last
+    /// twentieth, so that a run of 20 s ends by 20 s with its reporting work (minimising the
+    /// solutions found) instead of overrunning on a large neighbourhood.
     /// Work the allowance cuts falls back to what the search found (callers handle
     /// [`crate::oracle::OracleError::BudgetExhausted`]). No time budget: no deadline.
     pub fn extend_deadline_for_reporting(&self) {
-        let budget = self
-            .deadline
-            .map(|d| d.saturating_duration_since(self.start));
         let end = self
             .deadline
-            .zip(budget)
-            .and_then(|(d, b)| d.checked_add(b / 20));
+            .and(self.control.max_runtime)
+            .and_then(|b| self.start.checked_add(b));
         self.oracle.set_deadline(end);
     }
 

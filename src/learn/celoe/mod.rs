@@ -185,8 +185,8 @@ impl<'r> Celoe<'r> {
             },
         };
         let search_ms = clock.elapsed_ms();
-        // Reporting (minimising the solutions found) gets a small allowance past the time
-        // budget; what it cannot finish keeps the search's own form.
+        // Reporting (minimising the solutions found) gets the budget's last twentieth, which
+        // the search left; what it cannot finish keeps the search's own form.
         clock.extend_deadline_for_reporting();
         let solutions = self.report(oracle, &best)?;
         let oracle_stats = RunStats::oracle_delta(stats_before, oracle.stats());
