@@ -13,7 +13,7 @@ use crate::eval::Summary;
 
 use super::learner::{cancel_flag, secs_flag};
 use crate::learn::celoe::{Celoe, CeloeParams};
-use crate::learn::experiment::cross_validate;
+use crate::learn::experiment::{FoldOutcome, cross_validate};
 use crate::learn::tbc::{FeatureSemantics, GridCell, Selection, Tbc, TbcParams, paper_grid};
 use crate::learn::{Examples, LearnError, Learner, RunControl};
 use crate::oracle::{CacheOptions, Cached, MembershipOracle, Semantics};
@@ -44,10 +44,13 @@ fn figures(
     control: &RunControl,
 ) -> Result<CvFigures, LearnError> {
     let cv = cross_validate(learner, oracle, examples, folds, seed, control)?;
+    // A cancelled grid (Ctrl-C) reports what completed; no completed fold reads as 0.
+    let summary =
+        |f: &dyn Fn(&FoldOutcome) -> f64| cv.summary(f).unwrap_or_else(|| Summary::of(Vec::new()));
     Ok(CvFigures {
-        auc_pr: cv.summary(|f| f.auc_pr.unwrap_or(f64::NAN)),
-        auc_roc: cv.summary(|f| f.auc_roc.unwrap_or(f64::NAN)),
-        features: cv.summary(|f| f.fit.solutions.len() as f64),
+        auc_pr: summary(&|f| f.auc_pr.unwrap_or(f64::NAN)),
+        auc_roc: summary(&|f| f.auc_roc.unwrap_or(f64::NAN)),
+        features: summary(&|f| f.fit.solutions.len() as f64),
         features_tested: cv.folds.iter().map(|f| f.fit.stats.concepts_tested).sum(),
         queries_sent: cv
             .folds
