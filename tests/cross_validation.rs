@@ -109,3 +109,46 @@ fn an_uncancelled_cross_validation_completes_every_fold() {
     assert!(cv.folds.iter().all(|f| f.completed));
     assert_eq!(cv.summary(|f| f.test.f1()).expect("summary").folds.len(), 3);
 }
+
+/// CELOE asks over the training set's context: the folds of a cross-validation share one
+/// cache entry per concept (all of the problem's examples), so later folds send fewer
+/// queries, and the solutions are those of a run over the fold's examples alone.
+#[test]
+fn celoe_folds_share_the_cache_through_the_training_context() {
+    use oxilearn::eval::stratified_folds;
+    use oxilearn::learn::{Learner, TrainingSet};
+    use oxilearn::oracle::MembershipOracle;
+
+    let solutions_and_queries = |shared: bool| {
+        let (kb, examples) = family();
+        let rho = kb.rho(RhoOptions::default()).expect("operator");
+        let celoe = Celoe::new(CeloeParams::default(), &rho).expect("valid");
+        let folds =
+            stratified_folds(examples.positives(), examples.negatives(), 3, 1).expect("folds");
+        let before = kb.oracle().stats().queries_sent;
+        let mut solutions = Vec::new();
+        for fold in &folds {
+            let train = Examples::new(fold.train_positives.clone(), fold.train_negatives.clone())
+                .expect("train");
+            let mut training = TrainingSet::from_examples(train);
+            if shared {
+                training = training.with_context(examples.all().clone());
+            }
+            let fit = celoe.fit(kb.oracle(), &training, &control()).expect("fit");
+            solutions.push(
+                fit.solutions
+                    .iter()
+                    .map(|s| (s.concept.clone(), s.confusion))
+                    .collect::<Vec<_>>(),
+            );
+        }
+        (solutions, kb.oracle().stats().queries_sent - before)
+    };
+    let (alone, alone_queries) = solutions_and_queries(false);
+    let (shared, shared_queries) = solutions_and_queries(true);
+    assert_eq!(alone, shared, "the context changes no solution");
+    assert!(
+        shared_queries < alone_queries,
+        "shared context: {shared_queries} queries, per-fold examples: {alone_queries}"
+    );
+}
