@@ -1,7 +1,12 @@
 //! `oxilearn evaluate`: score one concept, or a saved model (`--model`), on learning
 //! problems. A model gets F1 and accuracy from its memberships and, when its predictions
 //! are scored (CELOE, TBC), AUC-PR and AUC-ROC from its ranking.
+//!
+//! `--semantics` applies to models too: a CELOE model predicts under the one asked for (its
+//! own by default; under open world the examples whose membership is unknown are counted,
+//! as non-members, in `unknown`), a TBC model only under the one it was trained with.
 
+use anyhow::Context;
 use serde::Serialize;
 
 use super::args::EvaluateArgs;
@@ -12,7 +17,7 @@ use super::problems::{example_sets, fallback_kb, load_selected};
 use crate::concept::Concept;
 use crate::eval::Confusion;
 use crate::eval::{auc_pr, auc_roc};
-use crate::learn::Model;
+use crate::learn::{Model, semantics_name};
 use crate::oracle::IndividualSet;
 use crate::oracle::{MembershipOracle, Semantics};
 use crate::problem::LearningProblem;
@@ -77,6 +82,8 @@ struct ModelEvaluationJson {
     algorithm: String,
     /// The model's summary (its concept where it is one).
     model: String,
+    /// The semantics the model predicted under.
+    semantics: Semantics,
     #[serde(flatten)]
     confusion: Confusion,
     accuracy: f64,
@@ -89,6 +96,10 @@ struct ModelEvaluationJson {
     auc_roc: Option<f64>,
     positives: usize,
     negatives: usize,
+    /// Open world, models that are a concept: examples whose membership is unknown
+    /// (predicted non-members).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    unknown: Option<usize>,
 }
 
 fn evaluate_model(
@@ -108,6 +119,10 @@ fn evaluate_model(
             .map(|q| q.individual),
     );
     let confusion = Confusion::from_sets(&member, &pos, &neg);
+    let unknown = match (model.semantics(), model.concept()) {
+        (Semantics::Open, Some(c)) => Some(session.oracle.truth(c, &among)?.unknown(&among).len()),
+        _ => None,
+    };
     let scored: Option<Vec<(f64, bool)>> = model.is_scored().then(|| {
         predictions
             .iter()
@@ -123,6 +138,7 @@ fn evaluate_model(
             .next()
             .unwrap_or_default()
             .to_owned(),
+        semantics: model.semantics(),
         confusion,
         accuracy: confusion.accuracy(),
         precision: confusion.precision(),
@@ -132,6 +148,7 @@ fn evaluate_model(
         auc_roc: scored.as_deref().and_then(auc_roc),
         positives: pos.len(),
         negatives: neg.len(),
+        unknown,
     })
 }
 
@@ -140,9 +157,19 @@ fn run_model(args: &EvaluateArgs, path: &std::path::Path) -> anyhow::Result<()> 
     let scope = kb_source::learning_scope(&args.kb, &problems, false);
     let session = kb_source::open_in(&args.kb, fallback_kb(&problems), scope)?;
     let loaded = model_file::load(path, &session)?;
+    let model = match args.semantics {
+        Some(s) => loaded.model.with_semantics(s.into()).with_context(|| {
+            format!(
+                "--semantics {} with the model {}",
+                semantics_name(s.into()),
+                path.display()
+            )
+        })?,
+        None => loaded.model,
+    };
     let results = problems
         .iter()
-        .map(|p| evaluate_model(&session, p, &loaded.header.algorithm, loaded.model.as_ref()))
+        .map(|p| evaluate_model(&session, p, &loaded.header.algorithm, model.as_ref()))
         .collect::<anyhow::Result<Vec<_>>>()?;
     if args.json {
         return if results.len() == 1 {
@@ -151,7 +178,12 @@ fn run_model(args: &EvaluateArgs, path: &std::path::Path) -> anyhow::Result<()> 
             print_json(&results)
         };
     }
-    outln!("model: {} ({})", path.display(), loaded.header.algorithm);
+    outln!(
+        "model: {} ({}, {} world)",
+        path.display(),
+        loaded.header.algorithm,
+        semantics_name(model.semantics())
+    );
     outln!(
         "{:<24} {:>5} {:>5} {:>5} {:>5} {:>8} {:>7} {:>7} {:>7}",
         "problem",
@@ -179,6 +211,12 @@ fn run_model(args: &EvaluateArgs, path: &std::path::Path) -> anyhow::Result<()> 
             opt(r.auc_pr),
             opt(r.auc_roc)
         );
+        if let Some(n) = r.unknown {
+            outln!(
+                "  {}: {n} examples of unknown membership (counted as non-members)",
+                r.problem
+            );
+        }
     }
     Ok(())
 }
@@ -192,7 +230,7 @@ pub fn run(args: EvaluateArgs) -> anyhow::Result<()> {
     let session = kb_source::open_in(&args.kb, fallback_kb(&problems), scope)?;
     let text = args.concept.as_deref().unwrap_or_default();
     let concept = session.parse_concept(text)?;
-    let semantics: Semantics = args.semantics.into();
+    let semantics: Semantics = args.semantics.unwrap_or_default().into();
     let results = problems
         .iter()
         .map(|p| evaluate_one(&session, p, &concept, semantics))
