@@ -186,14 +186,14 @@ fn cv_one(
     examples: &Examples,
     folds: usize,
 ) -> anyhow::Result<CvJson> {
-    let session = &prep.session;
-    let learner = (prep.entry.build)(&args.learn, session, &prep.rho)?;
+    let kb = &prep.kb;
+    let learner = (prep.entry.build)(&args.learn, kb, &prep.rho)?;
     let budget = max_runtime(&args.learn)?;
     // One progress line per fold, finished when the next fold starts (and at the end).
     let mut current: Option<Arc<SearchProgress>> = None;
     let outcome = cross_validate_with(
         learner.as_ref(),
-        &session.oracle,
+        kb.oracle(),
         examples,
         folds,
         args.seed,
@@ -223,11 +223,7 @@ fn cv_one(
             Ok(FoldJson {
                 fold: i + 1,
                 completed: f.completed,
-                solution: f
-                    .fit
-                    .solutions
-                    .first()
-                    .map(|s| SolutionJson::of(session, s)),
+                solution: f.fit.solutions.first().map(|s| SolutionJson::of(kb, s)),
                 train: f.train.into(),
                 test: f.test.into(),
                 test_f1: f.test.f1(),
@@ -235,7 +231,7 @@ fn cv_one(
                 auc_pr: f.auc_pr,
                 auc_roc: f.auc_roc,
                 stats: f.fit.stats.clone(),
-                extras: (prep.entry.extras)(session, &f.fit, examples, true)?,
+                extras: (prep.entry.extras)(kb, &f.fit, examples, true)?,
             })
         })
         .collect::<anyhow::Result<Vec<_>>>()?;
@@ -251,7 +247,7 @@ fn cv_one(
 pub fn run(args: CvArgs) -> anyhow::Result<()> {
     let problems = load_selected(&args.learn.problems, &args.learn.problem)?;
     let prep = prepare(&args.learn, &problems, None)?;
-    let examples = checked_examples(&prep.session, &problems)?;
+    let examples = checked_examples(&prep.kb, &problems)?;
     let folds = fold_counts(&args, &problems, &examples)?;
     let mut results = Vec::new();
     for ((p, ex), k) in problems.iter().zip(&examples).zip(folds) {

@@ -10,10 +10,11 @@ use anyhow::Context;
 use serde::Serialize;
 
 use super::args::EvaluateArgs;
-use super::kb_source::{self, Session};
+use super::kb_source;
 use super::model_file;
 use super::print_json;
-use super::problems::{example_sets, fallback_kb, load_selected};
+use super::problems::{fallback_kb, load_selected};
+use crate::KnowledgeBase;
 use crate::concept::Concept;
 use crate::eval::Confusion;
 use crate::eval::{auc_pr, auc_roc};
@@ -43,17 +44,17 @@ struct EvaluationJson {
 }
 
 fn evaluate_one(
-    session: &Session,
+    kb: &KnowledgeBase,
     p: &LearningProblem,
     concept: &Concept,
     semantics: Semantics,
 ) -> anyhow::Result<EvaluationJson> {
-    let (pos, neg) = example_sets(session, p)?;
+    let (pos, neg) = kb.example_sets(p)?;
     let among = pos.union(&neg);
     let (covered, unknown) = match semantics {
-        Semantics::Closed => (session.oracle.covered(concept, &among)?, None),
+        Semantics::Closed => (kb.oracle().covered(concept, &among)?, None),
         Semantics::Open => {
-            let t = session.oracle.truth(concept, &among)?;
+            let t = kb.oracle().truth(concept, &among)?;
             let unknown = t.unknown(&among).len();
             (t.true_set, Some(unknown))
         }
@@ -61,8 +62,8 @@ fn evaluate_one(
     let confusion = Confusion::from_sets(&covered, &pos, &neg);
     Ok(EvaluationJson {
         problem: p.name.clone(),
-        concept: session.manchester(concept),
-        dl: session.dl(concept),
+        concept: kb.manchester(concept),
+        dl: kb.dl(concept),
         semantics,
         confusion,
         accuracy: confusion.accuracy(),
@@ -103,14 +104,14 @@ struct ModelEvaluationJson {
 }
 
 fn evaluate_model(
-    session: &Session,
+    kb: &KnowledgeBase,
     p: &LearningProblem,
     algorithm: &str,
     model: &dyn Model,
 ) -> anyhow::Result<ModelEvaluationJson> {
-    let (pos, neg) = example_sets(session, p)?;
+    let (pos, neg) = kb.example_sets(p)?;
     let among = pos.union(&neg);
-    let predictions = model.predict(&session.oracle, &among)?;
+    let predictions = model.predict(kb.oracle(), &among)?;
     let member = IndividualSet::from_ids(
         among.universe(),
         predictions
@@ -120,7 +121,7 @@ fn evaluate_model(
     );
     let confusion = Confusion::from_sets(&member, &pos, &neg);
     let unknown = match (model.semantics(), model.concept()) {
-        (Semantics::Open, Some(c)) => Some(session.oracle.truth(c, &among)?.unknown(&among).len()),
+        (Semantics::Open, Some(c)) => Some(kb.oracle().truth(c, &among)?.unknown(&among).len()),
         _ => None,
     };
     let scored: Option<Vec<(f64, bool)>> = model.is_scored().then(|| {
@@ -133,7 +134,7 @@ fn evaluate_model(
         problem: p.name.clone(),
         algorithm: algorithm.to_owned(),
         model: model
-            .describe(&session.vocabulary)
+            .describe(kb.vocabulary())
             .lines()
             .next()
             .unwrap_or_default()
@@ -155,8 +156,8 @@ fn evaluate_model(
 fn run_model(args: &EvaluateArgs, path: &std::path::Path) -> anyhow::Result<()> {
     let problems = load_selected(&args.problems, &args.problem)?;
     let scope = kb_source::learning_scope(&args.kb, &problems, false);
-    let session = kb_source::open_in(&args.kb, fallback_kb(&problems), scope)?;
-    let loaded = model_file::load(path, &session)?;
+    let kb = kb_source::open_kb(&args.kb, fallback_kb(&problems), scope)?;
+    let loaded = model_file::load(path, &kb)?;
     let model = match args.semantics {
         Some(s) => loaded.model.with_semantics(s.into()).with_context(|| {
             format!(
@@ -169,7 +170,7 @@ fn run_model(args: &EvaluateArgs, path: &std::path::Path) -> anyhow::Result<()> 
     };
     let results = problems
         .iter()
-        .map(|p| evaluate_model(&session, p, &loaded.header.algorithm, model.as_ref()))
+        .map(|p| evaluate_model(&kb, p, &loaded.header.algorithm, model.as_ref()))
         .collect::<anyhow::Result<Vec<_>>>()?;
     if args.json {
         return if results.len() == 1 {
@@ -227,13 +228,13 @@ pub fn run(args: EvaluateArgs) -> anyhow::Result<()> {
     }
     let problems = load_selected(&args.problems, &args.problem)?;
     let scope = kb_source::learning_scope(&args.kb, &problems, false);
-    let session = kb_source::open_in(&args.kb, fallback_kb(&problems), scope)?;
+    let kb = kb_source::open_kb(&args.kb, fallback_kb(&problems), scope)?;
     let text = args.concept.as_deref().unwrap_or_default();
-    let concept = session.parse_concept(text)?;
+    let concept = kb.parse_concept(text)?;
     let semantics: Semantics = args.semantics.unwrap_or_default().into();
     let results = problems
         .iter()
-        .map(|p| evaluate_one(&session, p, &concept, semantics))
+        .map(|p| evaluate_one(&kb, p, &concept, semantics))
         .collect::<anyhow::Result<Vec<_>>>()?;
     if args.json {
         return if results.len() == 1 {
