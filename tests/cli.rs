@@ -292,3 +292,56 @@ fn namespaces_give_prefixes_and_closed_pipes_do_not_panic() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!err.contains("panicked"), "{err}");
 }
+
+/// `--log-queries FILE`: every SELECT as a JSON line, over files and over an endpoint, where
+/// the log starts before the capability probe (the probe's requests are logged too).
+#[test]
+fn log_queries_writes_every_query_the_probe_included() {
+    let dir = std::env::temp_dir();
+    let log = dir.join(format!("oxilearn-cli-log-{}.jsonl", std::process::id()));
+    let log_path = log.to_str().unwrap();
+    json(&[
+        "signature",
+        "--kb",
+        FAMILY,
+        "--json",
+        "--log-queries",
+        log_path,
+    ]);
+    let lines = |path: &std::path::Path| -> Vec<serde_json::Value> {
+        std::fs::read_to_string(path)
+            .expect("the log was written")
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("one JSON object per line"))
+            .collect()
+    };
+    let embedded = lines(&log);
+    assert!(!embedded.is_empty());
+    assert!(
+        embedded
+            .iter()
+            .all(|l| l["query"].is_string() && l["rows"].is_u64())
+    );
+    // An endpoint answering no rows: whatever the command concludes, each request it got is
+    // a line of the log, from the probe's first on.
+    let mock = common::mock_endpoint::MockEndpoint::start(|_| {
+        common::mock_endpoint::Response::json(r#"{"head":{"vars":[]},"results":{"bindings":[]}}"#)
+            .into()
+    });
+    let _ = common::cli_run::oxilearn(&[
+        "signature",
+        "--endpoint",
+        &mock.url(),
+        "--json",
+        "--log-queries",
+        log_path,
+    ]);
+    let remote = lines(&log);
+    assert!(!remote.is_empty());
+    assert_eq!(
+        remote.len(),
+        mock.request_count(),
+        "every request is logged"
+    );
+    let _ = std::fs::remove_file(&log);
+}

@@ -389,3 +389,112 @@ fn tbc_takes_the_operator_flags() {
     let without = run(&["--no-negation"]);
     assert!(without.iter().all(|f| !f.contains("not ")), "{without:?}");
 }
+
+#[test]
+fn evaluate_model_honours_the_semantics_asked_for() {
+    let model = temp("uncle-semantics.json");
+    let path = model.to_str().unwrap();
+    let learned = json(&[
+        "learn",
+        "--kb",
+        FAMILY,
+        "--problems",
+        PROBLEMS,
+        "--problem",
+        "Uncle",
+        "--max-tests",
+        "5000",
+        "--quiet",
+        "--json",
+        "--save-model",
+        path,
+    ]);
+    let best = learned[0]["solutions"][0]["manchester"].as_str().unwrap();
+    let evaluate = |extra: &[&str]| {
+        let mut args = vec![
+            "evaluate",
+            "--kb",
+            FAMILY,
+            "--problems",
+            PROBLEMS,
+            "--problem",
+            "Uncle",
+            "--json",
+        ];
+        args.extend_from_slice(extra);
+        json(&args)
+    };
+    // Without --semantics: the model's own (closed), no unknown count.
+    let own = evaluate(&["--model", path]);
+    assert_eq!(own["semantics"], "closed");
+    assert!(own.get("unknown").is_none(), "{own}");
+    assert_eq!(own, evaluate(&["--model", path, "--semantics", "closed"]));
+    // Open world: the best solution's provable members, and the unknowns counted, exactly
+    // as evaluating its concept under open world gives them.
+    let open = evaluate(&["--model", path, "--semantics", "open"]);
+    let concept = evaluate(&["--concept", best, "--semantics", "open"]);
+    assert_eq!(open["semantics"], "open");
+    assert!(open["unknown"].is_u64(), "{open}");
+    for key in ["tp", "fp", "tn", "fn", "unknown"] {
+        assert_eq!(open[key], concept[key], "{key}: {open} vs {concept}");
+    }
+    // The fields evaluate --model had before are all still there.
+    for key in [
+        "problem",
+        "algorithm",
+        "model",
+        "accuracy",
+        "precision",
+        "recall",
+        "f1",
+        "positives",
+        "negatives",
+    ] {
+        assert!(open.get(key).is_some(), "{key}: {open}");
+    }
+    let _ = std::fs::remove_file(&model);
+}
+
+#[test]
+fn evaluate_refuses_a_tbc_model_under_another_semantics() {
+    let model = temp("shapes-semantics.json");
+    let path = model.to_str().unwrap();
+    json(&[
+        "learn",
+        "--algorithm",
+        "tbc",
+        "--kb",
+        SHAPES,
+        "--problems",
+        SHAPES_PROBLEMS,
+        "--semantics",
+        "open",
+        "--quiet",
+        "--json",
+        "--save-model",
+        path,
+    ]);
+    let base = [
+        "evaluate",
+        "--kb",
+        SHAPES,
+        "--problems",
+        SHAPES_PROBLEMS,
+        "--model",
+        path,
+        "--json",
+    ];
+    let own = json(&base);
+    assert_eq!(own["semantics"], "open");
+    let mut open = base.to_vec();
+    open.extend(["--semantics", "open"]);
+    assert_eq!(json(&open), own);
+    let mut closed = base.to_vec();
+    closed.extend(["--semantics", "closed"]);
+    let err = fails_with(&closed);
+    assert!(
+        err.contains("open-world semantics it was trained with") && err.contains("closed"),
+        "{err}"
+    );
+    let _ = std::fs::remove_file(&model);
+}

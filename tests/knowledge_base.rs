@@ -5,15 +5,18 @@
 
 #[path = "common/datasets.rs"]
 mod datasets;
+#[path = "common/mock_endpoint.rs"]
+#[allow(dead_code)]
+mod mock_endpoint;
 
 use std::io::Write as _;
 use std::path::Path;
 
-use oxilearn::KnowledgeBase;
 use oxilearn::learn::celoe::{Celoe, CeloeParams};
 use oxilearn::learn::{RunControl, Termination};
 use oxilearn::oracle::backend::HttpOptions;
 use oxilearn::refine::rho::RhoOptions;
+use oxilearn::{KnowledgeBase, KnowledgeBaseError};
 
 const SERVER: &str = "OXILEARN_TEST_OXIGRAPH";
 const FAMILY_GRAPH: &str = "http://oxilearn.test/fixtures/family";
@@ -78,4 +81,57 @@ fn endpoint_and_files_give_the_same_kb_model_and_predictions() {
     );
     assert_eq!(remote.signature().classes, files.signature().classes);
     assert_eq!(learn_uncle(&remote), learn_uncle(&files));
+}
+
+/// An endpoint answering every query with no rows.
+fn empty_endpoint() -> mock_endpoint::MockEndpoint {
+    mock_endpoint::MockEndpoint::start(|_| {
+        mock_endpoint::Response::json(r#"{"head":{"vars":[]},"results":{"bindings":[]}}"#).into()
+    })
+}
+
+#[test]
+fn the_query_log_starts_before_the_capability_probe() {
+    let mock = empty_endpoint();
+    let log = std::env::temp_dir().join(format!("oxilearn-kb-log-{}.jsonl", std::process::id()));
+    // Whether or not the probe accepts an endpoint that never answers rows, every request
+    // it received is in the log, the probe's first.
+    let _ = KnowledgeBase::builder()
+        .log_queries(&log)
+        .open_endpoint(HttpOptions {
+            retries: 0,
+            ..HttpOptions::local(mock.url())
+        });
+    let lines: Vec<serde_json::Value> = std::fs::read_to_string(&log)
+        .expect("the log was written")
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("one JSON object per line"))
+        .collect();
+    let requests = mock.requests();
+    assert!(!requests.is_empty());
+    assert_eq!(lines.len(), requests.len(), "every request is logged");
+    assert_eq!(
+        lines[0]["query"]
+            .as_str()
+            .map(|q| q.split_whitespace().collect::<String>()),
+        requests[0]
+            .query_text()
+            .map(|q| q.split_whitespace().collect::<String>()),
+        "the first request, the probe's, is the first line"
+    );
+    let _ = std::fs::remove_file(&log);
+}
+
+#[test]
+fn an_endpoint_that_cannot_be_set_up_is_an_endpoint_error() {
+    let err = KnowledgeBase::from_endpoint(HttpOptions::local("ftp://example.org/sparql"))
+        .expect_err("not http");
+    assert!(
+        matches!(err, KnowledgeBaseError::Endpoint { .. }),
+        "{err:?}"
+    );
+    assert!(
+        err.to_string().contains("ftp://example.org/sparql"),
+        "{err}"
+    );
 }

@@ -464,3 +464,49 @@ fn a_query_budget_ends_a_tbc_run_with_the_features_so_far() {
         pos.len() + neg.len()
     );
 }
+
+#[test]
+fn a_query_budget_running_out_mid_level_keeps_the_candidates_answered() {
+    // One thread answers a level's candidates in order, so the budget runs out at the same
+    // candidate every time: with 5 queries, the first level is answered in part.
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .expect("a thread pool");
+    let run_with = |control: RunControl| {
+        let (oracle, pos, neg) = shapes();
+        let rho = rho(&oracle);
+        let params = TbcParams {
+            missing: Missing::Im3,
+            ..TbcParams::default()
+        };
+        pool.install(|| {
+            tbc::fit(
+                &oracle,
+                &pos,
+                &neg,
+                &pos.union(&neg),
+                &rho,
+                &params,
+                &control,
+            )
+        })
+        .expect("a budget is not an error")
+    };
+    let whole = run_with(RunControl::default().with_max_tests(20_000));
+    let cut = run_with(RunControl::default().with_max_queries(5));
+    assert_eq!(
+        cut.stats.termination,
+        oxilearn::learn::Termination::QueryBudget
+    );
+    assert!(
+        cut.stats.concepts_tested < whole.stats.concepts_tested,
+        "the budget cut the search: {} of {} candidates",
+        cut.stats.concepts_tested,
+        whole.stats.concepts_tested
+    );
+    // The answered part of the level held the feature the whole run chooses first; it is
+    // kept instead of being dropped with the level.
+    assert!(!whole.model.features.is_empty());
+    assert_eq!(cut.model.features[..], whole.model.features[..1]);
+}

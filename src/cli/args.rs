@@ -179,8 +179,10 @@ pub struct EvaluateArgs {
     /// AUC-PR/AUC-ROC for scored models.
     #[arg(long, value_name = "FILE")]
     pub model: Option<PathBuf>,
-    #[arg(long, value_enum, default_value_t)]
-    pub semantics: SemanticsArg,
+    /// Membership semantics: closed for a concept by default; with --model, the model's
+    /// own (a CELOE model takes either; a TBC model only the one it was trained with).
+    #[arg(long, value_enum)]
+    pub semantics: Option<SemanticsArg>,
     #[arg(long)]
     pub json: bool,
 }

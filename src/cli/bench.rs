@@ -7,13 +7,15 @@ use anyhow::Context;
 use serde::Serialize;
 
 use super::args::{BenchArgs, BenchCommand, BenchLoadArgs, BenchOracleArgs};
-use super::kb_source::{self, Session};
+use super::kb_source;
 use super::print_json;
+use crate::KnowledgeBase;
 use crate::concept::Concept;
 use crate::oracle::backend::{HttpBackend, require_capabilities};
 use crate::oracle::reference::ReferenceOracle;
 use crate::oracle::{
-    CacheOptions, Cached, IndividualSet, MembershipOracle, OracleOptions, OracleStats, SparqlOracle,
+    CacheOptions, Cached, IndividualScope, IndividualSet, MembershipOracle, OracleOptions,
+    OracleStats, SparqlOracle,
 };
 use crate::problem;
 use crate::refine::random::{RandomConcepts, RandomOptions};
@@ -97,8 +99,8 @@ struct OracleBench {
     passes: Vec<Pass>,
 }
 
-fn bench_examples(session: &Session, args: &BenchOracleArgs) -> anyhow::Result<IndividualSet> {
-    let sig = session.signature();
+fn bench_examples(kb: &KnowledgeBase, args: &BenchOracleArgs) -> anyhow::Result<IndividualSet> {
+    let sig = kb.signature();
     let Some(path) = &args.problems else {
         return Ok(sig.all_individuals());
     };
@@ -111,7 +113,7 @@ fn bench_examples(session: &Session, args: &BenchOracleArgs) -> anyhow::Result<I
     let p = chosen
         .first()
         .context("the problem file holds no problem")?;
-    let (pos, neg) = super::problems::example_sets(session, p)?;
+    let (pos, neg) = kb.example_sets(p)?;
     Ok(pos.union(&neg))
 }
 
@@ -199,9 +201,9 @@ fn remote_oracle(args: &BenchOracleArgs, url: &str) -> anyhow::Result<SparqlOrac
 }
 
 fn oracle(args: BenchOracleArgs) -> anyhow::Result<()> {
-    let session = kb_source::open(&args.kb, None)?;
-    let sig = session.signature();
-    let among = bench_examples(&session, &args)?;
+    let kb = kb_source::open_kb(&args.kb, None, IndividualScope::ActiveDomain)?;
+    let sig = kb.signature();
+    let among = bench_examples(&kb, &args)?;
     let remotes = args
         .compare
         .iter()
@@ -216,7 +218,7 @@ fn oracle(args: BenchOracleArgs) -> anyhow::Result<()> {
         cardinalities,
         ..RandomOptions::default()
     };
-    let mut generator = RandomConcepts::new(&sig, args.seed, options);
+    let mut generator = RandomConcepts::new(sig, args.seed, options);
     let stream: Vec<Concept> = (0..args.concepts)
         .map(|_| generator.next_in_search())
         .collect();
@@ -224,7 +226,7 @@ fn oracle(args: BenchOracleArgs) -> anyhow::Result<()> {
         .map(|_| generator.next_in_search())
         .collect();
 
-    let mut passes = stream_passes("embedded", session.oracle.inner(), &stream, &fresh, &among)?;
+    let mut passes = stream_passes("embedded", kb.oracle().inner(), &stream, &fresh, &among)?;
     for (url, remote) in &remotes {
         let rsig = remote.signature();
         anyhow::ensure!(
@@ -235,8 +237,8 @@ fn oracle(args: BenchOracleArgs) -> anyhow::Result<()> {
         );
         passes.extend(stream_passes(url, remote, &stream, &fresh, &among)?);
     }
-    if let Some(store) = &session.store {
-        let reference = ReferenceOracle::new(store, sig.clone())?;
+    if let Some(store) = kb.store() {
+        let reference = ReferenceOracle::new(store, kb.shared_signature())?;
         let ref_n = stream.len().min(300);
         passes.push(pass(
             "embedded",
@@ -251,7 +253,7 @@ fn oracle(args: BenchOracleArgs) -> anyhow::Result<()> {
 
     let report = OracleBench {
         kb: args.kb.kb.iter().map(|p| p.display().to_string()).collect(),
-        triples: session.triples,
+        triples: kb.triples(),
         individuals: sig.individual_count(),
         examples: among.len(),
         seed: args.seed,

@@ -53,8 +53,8 @@ fn bench_backend(
     args: &BenchLearnArgs,
     problems: &[LearningProblem],
 ) -> anyhow::Result<(Vec<Row>, BackendSummary)> {
-    let session = &prep.session;
-    let examples = checked_examples(session, problems)?;
+    let kb = &prep.kb;
+    let examples = checked_examples(kb, problems)?;
     let mut rows = Vec::new();
     for (p, ex) in problems.iter().zip(&examples) {
         if cancelled() {
@@ -63,7 +63,7 @@ fn bench_backend(
         let run = fit(prep, &args.learn, ex, None, &format!("{name} {}", p.name))?;
         // The model's own classification of the training examples (for TBC: probability
         // ≥ ½), and its first solution for the length and text.
-        let c = confusion(run.model.as_ref(), &session.oracle, ex, ex.all())?;
+        let c = confusion(run.model.as_ref(), kb.oracle(), ex, ex.all())?;
         let best = run.solutions.first();
         let s = &run.stats;
         rows.push(Row {
@@ -74,10 +74,10 @@ fn bench_backend(
             accuracy: c.accuracy(),
             length: best.map_or(0, |b| length(&b.concept)),
             solution: match run.model.concept() {
-                Some(concept) => session.manchester(concept),
+                Some(concept) => kb.manchester(concept),
                 None => run
                     .model
-                    .describe(&session.vocabulary)
+                    .describe(kb.vocabulary())
                     .lines()
                     .next()
                     .unwrap_or_default()

@@ -8,15 +8,14 @@ use serde::Serialize;
 use super::args::BenchTbcArgs;
 use super::kb_source;
 use super::print_json;
-use super::problems::example_sets;
 use crate::eval::Summary;
 
 use super::learner::{cancel_flag, secs_flag};
 use crate::learn::celoe::{Celoe, CeloeParams};
-use crate::learn::experiment::cross_validate;
+use crate::learn::experiment::{FoldOutcome, cross_validate};
 use crate::learn::tbc::{FeatureSemantics, GridCell, Selection, Tbc, TbcParams, paper_grid};
 use crate::learn::{Examples, LearnError, Learner, RunControl};
-use crate::oracle::{CacheOptions, Cached, MembershipOracle, Semantics};
+use crate::oracle::{CacheOptions, Cached, IndividualScope, MembershipOracle, Semantics};
 use crate::problem;
 use crate::refine::rho::{Rho, RhoOptions};
 
@@ -44,10 +43,13 @@ fn figures(
     control: &RunControl,
 ) -> Result<CvFigures, LearnError> {
     let cv = cross_validate(learner, oracle, examples, folds, seed, control)?;
+    // A cancelled grid (Ctrl-C) reports what completed; no completed fold reads as 0.
+    let summary =
+        |f: &dyn Fn(&FoldOutcome) -> f64| cv.summary(f).unwrap_or_else(|| Summary::of(Vec::new()));
     Ok(CvFigures {
-        auc_pr: cv.summary(|f| f.auc_pr.unwrap_or(f64::NAN)),
-        auc_roc: cv.summary(|f| f.auc_roc.unwrap_or(f64::NAN)),
-        features: cv.summary(|f| f.fit.solutions.len() as f64),
+        auc_pr: summary(&|f| f.auc_pr.unwrap_or(f64::NAN)),
+        auc_roc: summary(&|f| f.auc_roc.unwrap_or(f64::NAN)),
+        features: summary(&|f| f.fit.solutions.len() as f64),
         features_tested: cv.folds.iter().map(|f| f.fit.stats.concepts_tested).sum(),
         queries_sent: cv
             .folds
@@ -96,17 +98,17 @@ pub fn run(args: BenchTbcArgs) -> anyhow::Result<()> {
     if problems.is_empty() {
         bail!("{} holds no learning problem", args.problems.display());
     }
-    let session = kb_source::open(&args.kb, None)?;
+    let kb = kb_source::open_kb(&args.kb, None, IndividualScope::ActiveDomain)?;
     // Folds and test sets are many example sets: keep more of them cached than a command does.
     let oracle = Cached::new(
-        session.oracle.inner(),
+        kb.oracle().inner(),
         CacheOptions {
             max_example_sets: 64,
             ..CacheOptions::default()
         },
     );
     // The paper's feature language: ρ restricted to ⊓, ⊔, ¬, ∃.
-    let rho = Rho::new(session.signature(), RhoOptions::boolean_existential());
+    let rho = Rho::new(kb.shared_signature(), RhoOptions::boolean_existential());
     if let Some(t) = args.time_limit
         && !(t.is_finite() && t > 0.0)
     {
@@ -147,7 +149,7 @@ pub fn run(args: BenchTbcArgs) -> anyhow::Result<()> {
     }
     let mut sets = Vec::new();
     for p in &problems {
-        let (pos, neg) = example_sets(&session, p)?;
+        let (pos, neg) = kb.example_sets(p)?;
         sets.push((p.name.clone(), Examples::new(pos, neg)?));
     }
     let mut cells = Vec::new();
@@ -194,7 +196,7 @@ pub fn run(args: BenchTbcArgs) -> anyhow::Result<()> {
         };
         // CELOE searches with the full operator it uses in `learn`; it ranks an individual
         // by the training quality of its best covering solution.
-        let celoe_rho = Rho::new(session.signature(), RhoOptions::default());
+        let celoe_rho = Rho::new(kb.shared_signature(), RhoOptions::default());
         let celoe = Celoe::new(params, &celoe_rho)?;
         let mut targets = Vec::new();
         for (name, examples) in &sets {

@@ -6,7 +6,13 @@
 //!
 //! Every problem is checked before any runs. Without `--folds`, a problem with fewer than
 //! 10 examples in a class gets as many folds as its smaller class has (a note on stderr).
+//!
+//! After Ctrl-C the fold that was running is reported with `"completed": false`, later folds
+//! are not run, `folds_completed` says how many ran to the end, and the summaries (mean ±
+//! sd) are over the completed folds only (`null` when none completed); the text output says
+//! `cancelled: N of K folds completed`.
 
+use std::fmt::Write as _;
 use std::sync::Arc;
 
 use anyhow::{Context, bail};
@@ -20,7 +26,7 @@ use super::print_json;
 use super::problems::load_selected;
 use super::progress::SearchProgress;
 use crate::eval::{Confusion, Summary};
-use crate::learn::experiment::cross_validate_with;
+use crate::learn::experiment::{CvOutcome, cross_validate_with};
 use crate::learn::{Examples, RunStats};
 use crate::problem::LearningProblem;
 
@@ -51,6 +57,8 @@ impl From<Confusion> for Counts {
 #[derive(Serialize)]
 struct FoldJson {
     fold: usize,
+    /// `false` for a fold stopped by cancellation (left out of the summaries).
+    completed: bool,
     /// The best solution on the training examples (absent when none was found).
     solution: Option<SolutionJson>,
     train: Counts,
@@ -72,16 +80,53 @@ struct CvJson {
     problem: String,
     algorithm: &'static str,
     folds: usize,
+    /// Folds whose fit ran to the end (`folds` unless cancelled).
+    folds_completed: usize,
     seed: u64,
-    train_f1: Summary,
-    test_f1: Summary,
-    train_accuracy: Summary,
-    test_accuracy: Summary,
+    /// Over the completed folds; `null` when none completed.
+    train_f1: Option<Summary>,
+    test_f1: Option<Summary>,
+    train_accuracy: Option<Summary>,
+    test_accuracy: Option<Summary>,
+    /// Scored models only (absent otherwise); `null` when no fold completed.
     #[serde(skip_serializing_if = "Option::is_none")]
-    auc_pr: Option<Summary>,
+    auc_pr: Option<Option<Summary>>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    auc_roc: Option<Summary>,
+    auc_roc: Option<Option<Summary>>,
     per_fold: Vec<FoldJson>,
+}
+
+impl CvJson {
+    /// The summaries of `cv` (over its completed folds) around the per-fold rows.
+    fn new(
+        problem: &str,
+        algorithm: &'static str,
+        seed: u64,
+        cv: &CvOutcome,
+        per_fold: Vec<FoldJson>,
+    ) -> Self {
+        // Scored when a fold, completed or not, has the measure.
+        let ranking = |f: fn(&crate::learn::experiment::FoldOutcome) -> Option<f64>| {
+            cv.folds
+                .iter()
+                .any(|x| f(x).is_some())
+                .then(|| cv.ranking_summary(f))
+        };
+        CvJson {
+            problem: problem.to_owned(),
+            algorithm,
+            folds: cv.planned,
+            folds_completed: cv.folds_completed(),
+            seed,
+            train_f1: cv.summary(|f| f.train.f1()),
+            test_f1: cv.summary(|f| f.test.f1()),
+            train_accuracy: cv.summary(|f| f.train.accuracy()),
+            test_accuracy: cv.summary(|f| f.test.accuracy()),
+            auc_pr: ranking(|f| f.auc_pr),
+            auc_roc: ranking(|f| f.auc_roc),
+            per_fold,
+        }
+    }
 }
 
 /// The folds each problem gets; every problem is checked, all failures reported at once.
@@ -141,14 +186,14 @@ fn cv_one(
     examples: &Examples,
     folds: usize,
 ) -> anyhow::Result<CvJson> {
-    let session = &prep.session;
-    let learner = (prep.entry.build)(&args.learn, session, &prep.rho)?;
+    let kb = &prep.kb;
+    let learner = (prep.entry.build)(&args.learn, kb, &prep.rho)?;
     let budget = max_runtime(&args.learn)?;
     // One progress line per fold, finished when the next fold starts (and at the end).
     let mut current: Option<Arc<SearchProgress>> = None;
     let outcome = cross_validate_with(
         learner.as_ref(),
-        &session.oracle,
+        kb.oracle(),
         examples,
         folds,
         args.seed,
@@ -177,11 +222,8 @@ fn cv_one(
         .map(|(i, f)| {
             Ok(FoldJson {
                 fold: i + 1,
-                solution: f
-                    .fit
-                    .solutions
-                    .first()
-                    .map(|s| SolutionJson::of(session, s)),
+                completed: f.completed,
+                solution: f.fit.solutions.first().map(|s| SolutionJson::of(kb, s)),
                 train: f.train.into(),
                 test: f.test.into(),
                 test_f1: f.test.f1(),
@@ -189,29 +231,23 @@ fn cv_one(
                 auc_pr: f.auc_pr,
                 auc_roc: f.auc_roc,
                 stats: f.fit.stats.clone(),
-                extras: (prep.entry.extras)(session, &f.fit, examples, true)?,
+                extras: (prep.entry.extras)(kb, &f.fit, examples, true)?,
             })
         })
         .collect::<anyhow::Result<Vec<_>>>()?;
-    Ok(CvJson {
-        problem: p.name.clone(),
-        algorithm: prep.entry.name,
-        folds,
-        seed: args.seed,
-        train_f1: cv.summary(|f| f.train.f1()),
-        test_f1: cv.summary(|f| f.test.f1()),
-        train_accuracy: cv.summary(|f| f.train.accuracy()),
-        test_accuracy: cv.summary(|f| f.test.accuracy()),
-        auc_pr: cv.ranking_summary(|f| f.auc_pr),
-        auc_roc: cv.ranking_summary(|f| f.auc_roc),
+    Ok(CvJson::new(
+        &p.name,
+        prep.entry.name,
+        args.seed,
+        &cv,
         per_fold,
-    })
+    ))
 }
 
 pub fn run(args: CvArgs) -> anyhow::Result<()> {
     let problems = load_selected(&args.learn.problems, &args.learn.problem)?;
     let prep = prepare(&args.learn, &problems, None)?;
-    let examples = checked_examples(&prep.session, &problems)?;
+    let examples = checked_examples(&prep.kb, &problems)?;
     let folds = fold_counts(&args, &problems, &examples)?;
     let mut results = Vec::new();
     for ((p, ex), k) in problems.iter().zip(&examples).zip(folds) {
@@ -231,25 +267,28 @@ pub fn run(args: CvArgs) -> anyhow::Result<()> {
 }
 
 fn print_table(r: &CvJson) -> anyhow::Result<()> {
-    outln!(
+    outln!("{}", table_text(r).trim_end());
+    Ok(())
+}
+
+/// The text output of one problem.
+fn table_text(r: &CvJson) -> String {
+    let mut out = String::new();
+    // Writing to a String cannot fail.
+    let _ = writeln!(
+        out,
         "problem {}: {}-fold cross-validation of {} (seed {})",
-        r.problem,
-        r.folds,
-        r.algorithm,
-        r.seed
+        r.problem, r.folds, r.algorithm, r.seed
     );
-    outln!(
+    let _ = writeln!(
+        out,
         "  {:>4} {:>8} {:>9} {:>8} {:>9} {:>7}  solution",
-        "fold",
-        "train F1",
-        "train acc",
-        "test F1",
-        "test acc",
-        "AUC-PR"
+        "fold", "train F1", "train acc", "test F1", "test acc", "AUC-PR"
     );
     for f in &r.per_fold {
-        outln!(
-            "  {:>4} {:>8.4} {:>9.4} {:>8.4} {:>9.4} {:>7}  {}",
+        let _ = writeln!(
+            out,
+            "  {:>4} {:>8.4} {:>9.4} {:>8.4} {:>9.4} {:>7}  {}{}",
             f.fold,
             f.train.f1,
             f.train.accuracy,
@@ -259,11 +298,25 @@ fn print_table(r: &CvJson) -> anyhow::Result<()> {
                 .map_or_else(|| "–".to_owned(), |v| format!("{v:.4}")),
             f.solution
                 .as_ref()
-                .map_or("(none)", |s| s.manchester.as_str())
+                .map_or("(none)", |s| s.manchester.as_str()),
+            if f.completed { "" } else { "  (cancelled)" }
         );
     }
-    let pm = |s: &Summary| format!("{:.4} ± {:.4}", s.mean, s.sd);
-    outln!(
+    if r.folds_completed < r.folds {
+        let _ = writeln!(
+            out,
+            "  cancelled: {} of {} folds completed",
+            r.folds_completed, r.folds
+        );
+    }
+    let pm = |s: &Option<Summary>| {
+        s.as_ref().map_or_else(
+            || "–".to_owned(),
+            |s| format!("{:.4} ± {:.4}", s.mean, s.sd),
+        )
+    };
+    let _ = writeln!(
+        out,
         "  mean: train F1 {}, train accuracy {}, test F1 {}, test accuracy {}",
         pm(&r.train_f1),
         pm(&r.train_accuracy),
@@ -271,7 +324,129 @@ fn print_table(r: &CvJson) -> anyhow::Result<()> {
         pm(&r.test_accuracy)
     );
     if let (Some(pr), Some(roc)) = (&r.auc_pr, &r.auc_roc) {
-        outln!("  mean: AUC-PR {}, AUC-ROC {}", pm(pr), pm(roc));
+        let _ = writeln!(out, "  mean: AUC-PR {}, AUC-ROC {}", pm(pr), pm(roc));
     }
-    Ok(())
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::learn::experiment::FoldOutcome;
+    use crate::learn::{ConceptModel, FitResult, QualityMeasure, Termination};
+    use crate::oracle::Semantics;
+
+    fn fold(test_tp: usize, termination: Termination) -> FoldOutcome {
+        let counts = |tp: usize| Confusion {
+            tp,
+            fp: 0,
+            tn: 2,
+            fn_: 2 - tp,
+        };
+        FoldOutcome {
+            train: counts(2),
+            test: counts(test_tp),
+            auc_pr: Some(0.5),
+            auc_roc: Some(0.5),
+            fit: FitResult {
+                model: Box::new(ConceptModel {
+                    quality_measure: QualityMeasure::F1,
+                    semantics: Semantics::Closed,
+                    solutions: Vec::new(),
+                }),
+                solutions: Vec::new(),
+                quality: QualityMeasure::F1,
+                semantics: Semantics::Closed,
+                stats: RunStats {
+                    concepts_tested: 1,
+                    queries_sent: 0,
+                    cache_hits: 0,
+                    cache_misses: 0,
+                    elapsed_ms: 0,
+                    load_ms: 0,
+                    signature_ms: 0,
+                    search_ms: 0,
+                    termination,
+                    details: Default::default(),
+                },
+                extras: Default::default(),
+            },
+            predict_queries: 0,
+            completed: termination != Termination::Cancelled,
+        }
+    }
+
+    fn json_of(cv: &CvOutcome) -> CvJson {
+        let per_fold = cv
+            .folds
+            .iter()
+            .enumerate()
+            .map(|(i, f)| FoldJson {
+                fold: i + 1,
+                completed: f.completed,
+                solution: None,
+                train: f.train.into(),
+                test: f.test.into(),
+                test_f1: f.test.f1(),
+                test_accuracy: f.test.accuracy(),
+                auc_pr: f.auc_pr,
+                auc_roc: f.auc_roc,
+                stats: f.fit.stats.clone(),
+                extras: Default::default(),
+            })
+            .collect();
+        CvJson::new("p", "celoe", 1, cv, per_fold)
+    }
+
+    #[test]
+    fn a_cancelled_fold_is_reported_and_left_out_of_the_summaries() {
+        let cv = CvOutcome {
+            folds: vec![
+                fold(2, Termination::PerfectSolution),
+                fold(0, Termination::Cancelled),
+            ],
+            planned: 5,
+            elapsed_ms: 0,
+        };
+        let r = json_of(&cv);
+        let v = serde_json::to_value(&r).unwrap();
+        assert_eq!(v["folds"], 5);
+        assert_eq!(v["folds_completed"], 1);
+        assert_eq!(v["per_fold"][0]["completed"], true);
+        assert_eq!(v["per_fold"][1]["completed"], false);
+        // Only the completed fold (test F1 1.0) counts; the cancelled one (0.0) does not.
+        assert_eq!(v["test_f1"]["mean"], 1.0);
+        assert_eq!(v["test_f1"]["folds"].as_array().unwrap().len(), 1);
+        assert_eq!(v["auc_pr"]["folds"].as_array().unwrap().len(), 1);
+        let text = table_text(&r);
+        assert!(text.contains("cancelled: 1 of 5 folds completed"), "{text}");
+        assert!(text.contains("(cancelled)"), "{text}");
+    }
+
+    #[test]
+    fn no_completed_fold_gives_null_summaries() {
+        let cv = CvOutcome {
+            folds: vec![fold(1, Termination::Cancelled)],
+            planned: 3,
+            elapsed_ms: 0,
+        };
+        let r = json_of(&cv);
+        let v = serde_json::to_value(&r).unwrap();
+        assert_eq!(v["folds_completed"], 0);
+        for k in ["train_f1", "test_f1", "train_accuracy", "test_accuracy"] {
+            assert!(v[k].is_null(), "{k}: {}", v[k]);
+        }
+        // A scored model keeps its ranking fields, null without a completed fold.
+        assert!(v.get("auc_pr").is_some_and(|x| x.is_null()), "{v}");
+        let text = table_text(&r);
+        assert!(text.contains("cancelled: 0 of 3 folds completed"), "{text}");
+        assert!(text.contains("test F1 –"), "{text}");
+        // A complete run prints no cancellation line.
+        let done = CvOutcome {
+            folds: vec![fold(2, Termination::PerfectSolution)],
+            planned: 1,
+            elapsed_ms: 0,
+        };
+        assert!(!table_text(&json_of(&done)).contains("cancelled"));
+    }
 }

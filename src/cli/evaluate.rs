@@ -1,18 +1,24 @@
 //! `oxilearn evaluate`: score one concept, or a saved model (`--model`), on learning
 //! problems. A model gets F1 and accuracy from its memberships and, when its predictions
 //! are scored (CELOE, TBC), AUC-PR and AUC-ROC from its ranking.
+//!
+//! `--semantics` applies to models too: a CELOE model predicts under the one asked for (its
+//! own by default; under open world the examples whose membership is unknown are counted,
+//! as non-members, in `unknown`), a TBC model only under the one it was trained with.
 
+use anyhow::Context;
 use serde::Serialize;
 
 use super::args::EvaluateArgs;
-use super::kb_source::{self, Session};
+use super::kb_source;
 use super::model_file;
 use super::print_json;
-use super::problems::{example_sets, fallback_kb, load_selected};
+use super::problems::{fallback_kb, load_selected};
+use crate::KnowledgeBase;
 use crate::concept::Concept;
 use crate::eval::Confusion;
 use crate::eval::{auc_pr, auc_roc};
-use crate::learn::Model;
+use crate::learn::{Model, semantics_name};
 use crate::oracle::IndividualSet;
 use crate::oracle::{MembershipOracle, Semantics};
 use crate::problem::LearningProblem;
@@ -38,17 +44,17 @@ struct EvaluationJson {
 }
 
 fn evaluate_one(
-    session: &Session,
+    kb: &KnowledgeBase,
     p: &LearningProblem,
     concept: &Concept,
     semantics: Semantics,
 ) -> anyhow::Result<EvaluationJson> {
-    let (pos, neg) = example_sets(session, p)?;
+    let (pos, neg) = kb.example_sets(p)?;
     let among = pos.union(&neg);
     let (covered, unknown) = match semantics {
-        Semantics::Closed => (session.oracle.covered(concept, &among)?, None),
+        Semantics::Closed => (kb.oracle().covered(concept, &among)?, None),
         Semantics::Open => {
-            let t = session.oracle.truth(concept, &among)?;
+            let t = kb.oracle().truth(concept, &among)?;
             let unknown = t.unknown(&among).len();
             (t.true_set, Some(unknown))
         }
@@ -56,8 +62,8 @@ fn evaluate_one(
     let confusion = Confusion::from_sets(&covered, &pos, &neg);
     Ok(EvaluationJson {
         problem: p.name.clone(),
-        concept: session.manchester(concept),
-        dl: session.dl(concept),
+        concept: kb.manchester(concept),
+        dl: kb.dl(concept),
         semantics,
         confusion,
         accuracy: confusion.accuracy(),
@@ -77,6 +83,8 @@ struct ModelEvaluationJson {
     algorithm: String,
     /// The model's summary (its concept where it is one).
     model: String,
+    /// The semantics the model predicted under.
+    semantics: Semantics,
     #[serde(flatten)]
     confusion: Confusion,
     accuracy: f64,
@@ -89,17 +97,21 @@ struct ModelEvaluationJson {
     auc_roc: Option<f64>,
     positives: usize,
     negatives: usize,
+    /// Open world, models that are a concept: examples whose membership is unknown
+    /// (predicted non-members).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    unknown: Option<usize>,
 }
 
 fn evaluate_model(
-    session: &Session,
+    kb: &KnowledgeBase,
     p: &LearningProblem,
     algorithm: &str,
     model: &dyn Model,
 ) -> anyhow::Result<ModelEvaluationJson> {
-    let (pos, neg) = example_sets(session, p)?;
+    let (pos, neg) = kb.example_sets(p)?;
     let among = pos.union(&neg);
-    let predictions = model.predict(&session.oracle, &among)?;
+    let predictions = model.predict(kb.oracle(), &among)?;
     let member = IndividualSet::from_ids(
         among.universe(),
         predictions
@@ -108,6 +120,10 @@ fn evaluate_model(
             .map(|q| q.individual),
     );
     let confusion = Confusion::from_sets(&member, &pos, &neg);
+    let unknown = match (model.semantics(), model.concept()) {
+        (Semantics::Open, Some(c)) => Some(kb.oracle().truth(c, &among)?.unknown(&among).len()),
+        _ => None,
+    };
     let scored: Option<Vec<(f64, bool)>> = model.is_scored().then(|| {
         predictions
             .iter()
@@ -118,11 +134,12 @@ fn evaluate_model(
         problem: p.name.clone(),
         algorithm: algorithm.to_owned(),
         model: model
-            .describe(&session.vocabulary)
+            .describe(kb.vocabulary())
             .lines()
             .next()
             .unwrap_or_default()
             .to_owned(),
+        semantics: model.semantics(),
         confusion,
         accuracy: confusion.accuracy(),
         precision: confusion.precision(),
@@ -132,17 +149,28 @@ fn evaluate_model(
         auc_roc: scored.as_deref().and_then(auc_roc),
         positives: pos.len(),
         negatives: neg.len(),
+        unknown,
     })
 }
 
 fn run_model(args: &EvaluateArgs, path: &std::path::Path) -> anyhow::Result<()> {
     let problems = load_selected(&args.problems, &args.problem)?;
     let scope = kb_source::learning_scope(&args.kb, &problems, false);
-    let session = kb_source::open_in(&args.kb, fallback_kb(&problems), scope)?;
-    let loaded = model_file::load(path, &session)?;
+    let kb = kb_source::open_kb(&args.kb, fallback_kb(&problems), scope)?;
+    let loaded = model_file::load(path, &kb)?;
+    let model = match args.semantics {
+        Some(s) => loaded.model.with_semantics(s.into()).with_context(|| {
+            format!(
+                "--semantics {} with the model {}",
+                semantics_name(s.into()),
+                path.display()
+            )
+        })?,
+        None => loaded.model,
+    };
     let results = problems
         .iter()
-        .map(|p| evaluate_model(&session, p, &loaded.header.algorithm, loaded.model.as_ref()))
+        .map(|p| evaluate_model(&kb, p, &loaded.header.algorithm, model.as_ref()))
         .collect::<anyhow::Result<Vec<_>>>()?;
     if args.json {
         return if results.len() == 1 {
@@ -151,7 +179,12 @@ fn run_model(args: &EvaluateArgs, path: &std::path::Path) -> anyhow::Result<()> 
             print_json(&results)
         };
     }
-    outln!("model: {} ({})", path.display(), loaded.header.algorithm);
+    outln!(
+        "model: {} ({}, {} world)",
+        path.display(),
+        loaded.header.algorithm,
+        semantics_name(model.semantics())
+    );
     outln!(
         "{:<24} {:>5} {:>5} {:>5} {:>5} {:>8} {:>7} {:>7} {:>7}",
         "problem",
@@ -179,6 +212,12 @@ fn run_model(args: &EvaluateArgs, path: &std::path::Path) -> anyhow::Result<()> 
             opt(r.auc_pr),
             opt(r.auc_roc)
         );
+        if let Some(n) = r.unknown {
+            outln!(
+                "  {}: {n} examples of unknown membership (counted as non-members)",
+                r.problem
+            );
+        }
     }
     Ok(())
 }
@@ -189,13 +228,13 @@ pub fn run(args: EvaluateArgs) -> anyhow::Result<()> {
     }
     let problems = load_selected(&args.problems, &args.problem)?;
     let scope = kb_source::learning_scope(&args.kb, &problems, false);
-    let session = kb_source::open_in(&args.kb, fallback_kb(&problems), scope)?;
+    let kb = kb_source::open_kb(&args.kb, fallback_kb(&problems), scope)?;
     let text = args.concept.as_deref().unwrap_or_default();
-    let concept = session.parse_concept(text)?;
-    let semantics: Semantics = args.semantics.into();
+    let concept = kb.parse_concept(text)?;
+    let semantics: Semantics = args.semantics.unwrap_or_default().into();
     let results = problems
         .iter()
-        .map(|p| evaluate_one(&session, p, &concept, semantics))
+        .map(|p| evaluate_one(&kb, p, &concept, semantics))
         .collect::<anyhow::Result<Vec<_>>>()?;
     if args.json {
         return if results.len() == 1 {

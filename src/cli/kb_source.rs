@@ -1,5 +1,12 @@
-//! Opening a knowledge base for a command: load the files, read the signature, wrap the
-//! oracle in the cache.
+//! Opening a knowledge base for a command, through the library's front door
+//! ([`KnowledgeBase`]): the builder gets the flags' oracle options, the run's scope and
+//! `--log-queries` (the log wraps the backend before an endpoint's capability probe, so
+//! the probe's queries are logged too); files are loaded here so that loading and reading
+//! the signature are timed apart; what opening found is printed as warnings.
+//!
+//! `Session` and the functions returning it ([`open`], [`open_in`], [`session_over`]) are
+//! what `instances` and `generate-problems` still use (those files were being changed
+//! elsewhere at the same time); every other command has moved to [`open_kb`].
 
 use std::path::PathBuf;
 use std::str::FromStr;
@@ -13,25 +20,18 @@ use std::time::Duration;
 use super::args::{KbArgs, MethodArg};
 use crate::concept::Iri;
 use crate::concept::{self, Concept, Vocabulary};
-use crate::kb::{self, KbFormat};
-use crate::oracle::backend::{
-    Auth, EmbeddedBackend, HttpBackend, HttpOptions, QueryLog, QueryMethod, SparqlBackend,
-    require_capabilities,
-};
-use crate::oracle::sparql::TransitiveShape;
-use crate::oracle::{
-    CacheOptions, Cached, IndividualScope, Neighbourhood, OracleOptions, Signature, SparqlOracle,
-};
+use crate::kb::{self, KbFormat, LoadReport};
+use crate::knowledge_base::{KbOracle, KnowledgeBase, KnowledgeBaseBuilder};
+use crate::oracle::backend::{Auth, HttpOptions, QueryMethod};
+use crate::oracle::{IndividualScope, Neighbourhood, OracleOptions, Signature};
 use crate::problem::LearningProblem;
 
-/// The oracle stack every command uses, over a file-backed store or an endpoint.
-pub type SessionOracle = Cached<SparqlOracle<Box<dyn SparqlBackend>>>;
-
-/// A loaded knowledge base, ready to answer.
+/// A loaded knowledge base with its parts as fields: only for `instances` and
+/// `generate-problems` until they open a [`KnowledgeBase`] with [`open_kb`].
 pub struct Session {
     /// The in-memory store when the KB came from files (`None` for an endpoint).
     pub store: Option<Store>,
-    pub oracle: SessionOracle,
+    pub oracle: KbOracle,
     pub vocabulary: Vocabulary,
     pub triples: usize,
 }
@@ -55,8 +55,58 @@ impl Session {
     }
 }
 
-/// Loads the files into a fresh in-memory store.
-pub fn load_store(files: &[PathBuf], format: Option<&str>) -> anyhow::Result<(Store, usize)> {
+/// The endpoint of `--endpoint`, or the KB files named by `--kb`, or `fallback` (e.g. a
+/// .conf file's `ks.fileName`), opened over the individuals of `scope`.
+pub fn open_kb(
+    args: &KbArgs,
+    fallback: Option<PathBuf>,
+    scope: IndividualScope,
+) -> anyhow::Result<KnowledgeBase> {
+    if let Some(url) = &args.endpoint {
+        let kb = builder(args, scope).open_endpoint(http_options(args, url)?)?;
+        return Ok(opened(kb));
+    }
+    let (store, reports) = load_files(&kb_files(args, fallback), args.format.as_deref())?;
+    open_loaded(store, reports, args, scope)
+}
+
+/// Over the store [`load_files`] filled (the caller times the two steps apart).
+pub fn open_loaded(
+    store: Store,
+    reports: Vec<LoadReport>,
+    args: &KbArgs,
+    scope: IndividualScope,
+) -> anyhow::Result<KnowledgeBase> {
+    Ok(opened(builder(args, scope).open_loaded(store, reports)?))
+}
+
+/// The front door's options from the flags: how queries are written, over which
+/// individuals, and the query log.
+fn builder(args: &KbArgs, scope: IndividualScope) -> KnowledgeBaseBuilder {
+    let builder = KnowledgeBase::builder().oracle_options(OracleOptions {
+        scope,
+        ..oracle_options(args)
+    });
+    match &args.log_queries {
+        Some(path) => builder.log_queries(path),
+        None => builder,
+    }
+}
+
+/// Prints what opening found (loader and endpoint warnings, a truncated neighbourhood).
+fn opened(kb: KnowledgeBase) -> KnowledgeBase {
+    for w in kb.warnings() {
+        eprintln!("warning: {w}");
+    }
+    warn_if_truncated(kb.signature());
+    kb
+}
+
+/// Loads the files into a fresh in-memory store, with one report per file.
+pub fn load_files(
+    files: &[PathBuf],
+    format: Option<&str>,
+) -> anyhow::Result<(Store, Vec<LoadReport>)> {
     if files.is_empty() {
         bail!("no knowledge base given: pass --kb FILE");
     }
@@ -64,36 +114,63 @@ pub fn load_store(files: &[PathBuf], format: Option<&str>) -> anyhow::Result<(St
         .map(|f| KbFormat::from_str(f).map_err(|e| anyhow::anyhow!("--format {f}: {e}")))
         .transpose()?;
     let store = Store::new().context("creating the in-memory store")?;
-    let mut triples = 0;
+    let mut reports = Vec::with_capacity(files.len());
     for file in files {
-        let report = kb::load_file(&store, file, format)
-            .with_context(|| format!("loading {}", file.display()))?;
-        for warning in &report.warnings {
-            eprintln!("warning: {}: {warning}", file.display());
-        }
-        triples += report.triples_loaded;
+        reports.push(
+            kb::load_file(&store, file, format)
+                .with_context(|| format!("loading {}", file.display()))?,
+        );
     }
-    Ok((store, triples))
+    Ok((store, reports))
 }
 
-/// Opens the endpoint of `--endpoint`, or the KB files named by `--kb`, or `fallback` (e.g.
-/// a .conf file's `ks.fileName`), over the whole active domain (for answers about the KB).
+/// Loads the files into a fresh in-memory store; the loader's warnings go to stderr.
+pub fn load_store(files: &[PathBuf], format: Option<&str>) -> anyhow::Result<(Store, usize)> {
+    let (store, reports) = load_files(files, format)?;
+    for r in &reports {
+        for warning in &r.warnings {
+            eprintln!("warning: {}: {warning}", r.path.display());
+        }
+    }
+    Ok((store, reports.iter().map(|r| r.triples_loaded).sum()))
+}
+
+/// [`open_in`] over the whole active domain (for answers about the KB).
 pub fn open(args: &KbArgs, fallback: Option<PathBuf>) -> anyhow::Result<Session> {
     open_in(args, fallback, IndividualScope::ActiveDomain)
 }
 
-/// [`open`] with the individuals of `scope` as the universe.
+/// [`open_kb`], as a [`Session`].
 pub fn open_in(
     args: &KbArgs,
     fallback: Option<PathBuf>,
     scope: IndividualScope,
 ) -> anyhow::Result<Session> {
-    if let Some(url) = &args.endpoint {
-        return open_endpoint(args, url, scope);
+    Ok(open_kb(args, fallback, scope)?.into())
+}
+
+/// A [`Session`] over an already filled store holding `triples` statements.
+pub fn session_over(
+    store: Store,
+    triples: usize,
+    args: &KbArgs,
+    scope: IndividualScope,
+) -> anyhow::Result<Session> {
+    let mut session = Session::from(open_loaded(store, Vec::new(), args, scope)?);
+    session.triples = triples;
+    Ok(session)
+}
+
+impl From<KnowledgeBase> for Session {
+    fn from(kb: KnowledgeBase) -> Self {
+        let (store, oracle, vocabulary, triples) = kb.into_parts();
+        Session {
+            store,
+            oracle,
+            vocabulary,
+            triples,
+        }
     }
-    let files = kb_files(args, fallback);
-    let (store, triples) = load_store(&files, args.format.as_deref())?;
-    session_over(store, triples, args, scope)
 }
 
 /// The files of `--kb`, else `fallback`.
@@ -134,40 +211,9 @@ pub fn oracle_options(args: &KbArgs) -> OracleOptions {
     }
 }
 
-/// Wraps an already filled store.
-pub fn session_over(
-    store: Store,
-    triples: usize,
-    args: &KbArgs,
-    scope: IndividualScope,
-) -> anyhow::Result<Session> {
-    let backend = logged(args, Box::new(EmbeddedBackend::new(store.clone())))?;
-    let options = OracleOptions {
-        scope,
-        ..oracle_options(args)
-    };
-    let oracle = SparqlOracle::new(backend, options).context("reading the signature")?;
-    warn_if_truncated(&oracle);
-    Ok(wrap(Some(store), oracle, triples))
-}
-
-/// The backend, writing each query to `--log-queries FILE` when given.
-fn logged(
-    args: &KbArgs,
-    backend: Box<dyn SparqlBackend>,
-) -> anyhow::Result<Box<dyn SparqlBackend>> {
-    Ok(match &args.log_queries {
-        Some(path) => Box::new(
-            QueryLog::create(backend, path)
-                .with_context(|| format!("creating the query log {}", path.display()))?,
-        ),
-        None => backend,
-    })
-}
-
 /// Says when the examples' neighbourhood hit its individual limit.
-fn warn_if_truncated(oracle: &SparqlOracle<Box<dyn SparqlBackend>>) {
-    let scope = &oracle.signature_ref().scope;
+fn warn_if_truncated(signature: &Signature) {
+    let scope = &signature.scope;
     if scope.truncated {
         eprintln!(
             "warning: the examples' neighbourhood reached --scope-max-individuals ({} \
@@ -175,20 +221,6 @@ fn warn_if_truncated(oracle: &SparqlOracle<Box<dyn SparqlBackend>>) {
              it (membership stays exact)",
             scope.individuals, scope.depth
         );
-    }
-}
-
-fn wrap(
-    store: Option<Store>,
-    oracle: SparqlOracle<Box<dyn SparqlBackend>>,
-    triples: usize,
-) -> Session {
-    let vocabulary = oracle.signature_ref().vocabulary();
-    Session {
-        store,
-        oracle: Cached::new(oracle, CacheOptions::default()),
-        vocabulary,
-        triples,
     }
 }
 
@@ -220,33 +252,4 @@ pub fn http_options(args: &KbArgs, url: &str) -> anyhow::Result<HttpOptions> {
         None => Auth::from_env(),
     };
     Ok(options)
-}
-
-fn open_endpoint(args: &KbArgs, url: &str, scope: IndividualScope) -> anyhow::Result<Session> {
-    // Logged from the first request on, the capability probe included.
-    let backend = logged(args, Box::new(HttpBackend::new(http_options(args, url)?)?))?;
-    let caps = require_capabilities(&backend).with_context(|| format!("probing {url}"))?;
-    let shapes = caps.shapes();
-    if !caps.counting() {
-        eprintln!(
-            "warning: {url} cannot answer grouped sub-selects correctly: cardinality \
-             restrictions with n ≥ 2 are composed from successor lists where the cache can, \
-             and refused otherwise"
-        );
-    }
-    if shapes.transitive == TransitiveShape::Unavailable {
-        eprintln!(
-            "warning: {url} is Virtuoso, which answers transitive property paths wrongly: \
-             concepts over transitive roles will be refused"
-        );
-    }
-    // The oracle writes the shapes the probe picked (the backend remembers them).
-    let options = OracleOptions {
-        scope,
-        ..oracle_options(args)
-    };
-    let oracle = SparqlOracle::new(backend, options)
-        .with_context(|| format!("reading the signature from {url}"))?;
-    warn_if_truncated(&oracle);
-    Ok(wrap(None, oracle, 0))
 }

@@ -44,8 +44,8 @@ fn learn_one(
     examples: &Examples,
 ) -> anyhow::Result<(LearnJson, FitResult)> {
     let run = fit(prep, args, examples, None, &p.name)?;
-    let session = &prep.session;
-    let extras = (prep.entry.extras)(session, &run, examples, false)?;
+    let kb = &prep.kb;
+    let extras = (prep.entry.extras)(kb, &run, examples, false)?;
     let json = LearnJson {
         problem: p.name.clone(),
         algorithm: prep.entry.name,
@@ -56,7 +56,7 @@ fn learn_one(
         solutions: run
             .solutions
             .iter()
-            .map(|s| SolutionJson::of(session, s))
+            .map(|s| SolutionJson::of(kb, s))
             .collect(),
         stats: run.stats.clone(),
         extras,
@@ -64,7 +64,7 @@ fn learn_one(
             .model
             .concept()
             .is_none()
-            .then(|| run.model.describe(&session.vocabulary)),
+            .then(|| run.model.describe(kb.vocabulary())),
     };
     Ok((json, run))
 }
@@ -78,7 +78,7 @@ pub fn run(args: LearnArgs) -> anyhow::Result<()> {
         );
     }
     let prep = prepare(&args, &problems, None)?;
-    let examples = checked_examples(&prep.session, &problems)?;
+    let examples = checked_examples(&prep.kb, &problems)?;
     let mut results = Vec::new();
     for (p, ex) in problems.iter().zip(&examples) {
         if cancelled() {
@@ -86,12 +86,12 @@ pub fn run(args: LearnArgs) -> anyhow::Result<()> {
         }
         let (r, run) = learn_one(&prep, &args, p, ex)?;
         if let Some(path) = &args.save_model {
-            let learner = (prep.entry.build)(&args, &prep.session, &prep.rho)?;
+            let learner = (prep.entry.build)(&args, &prep.kb, &prep.rho)?;
             let text = document::to_json(
                 run.model.as_ref(),
                 learner.parameters(),
                 Some(&p.name),
-                prep.session.signature().as_ref(),
+                prep.kb.signature(),
             )
             .with_context(|| format!("saving the model of {} to {}", p.name, path.display()))?;
             write_atomically(path, &text)?;

@@ -13,19 +13,19 @@ use anyhow::{Context, bail};
 use serde::Serialize;
 
 use super::args::{KbArgs, LearnArgs};
-use super::kb_source::{self, Session};
-use super::problems::examples_of;
+use super::kb_source;
 use super::progress::SearchProgress;
 use super::registry::{LearnerEntry, entry_for};
+use crate::KnowledgeBase;
 use crate::concept::length;
-use crate::learn::{Examples, FitResult, RunControl, RunStats, Solution, TrainingSet, splits};
+use crate::learn::{Examples, FitResult, RunControl, RunStats, Solution, TrainingSet};
 use crate::oracle::IndividualScope;
 use crate::problem::LearningProblem;
 use crate::refine::rho::Rho;
 
 /// An opened KB with the learner's entry and operator, ready to run problems.
 pub struct Prepared {
-    pub session: Session,
+    pub kb: KnowledgeBase,
     pub entry: &'static LearnerEntry,
     pub rho: Rho,
     pub load_ms: u64,
@@ -46,19 +46,19 @@ pub fn open_timed(
     kb: &KbArgs,
     fallback: Option<PathBuf>,
     scope: IndividualScope,
-) -> anyhow::Result<(Session, u64, u64)> {
+) -> anyhow::Result<(KnowledgeBase, u64, u64)> {
     if kb.endpoint.is_some() {
         let t = Instant::now();
-        let s = kb_source::open_in(kb, fallback, scope)?;
-        return Ok((s, 0, ms(t.elapsed())));
+        let opened = kb_source::open_kb(kb, fallback, scope)?;
+        return Ok((opened, 0, ms(t.elapsed())));
     }
     let files = kb_source::kb_files(kb, fallback);
     let t = Instant::now();
-    let (store, triples) = kb_source::load_store(&files, kb.format.as_deref())?;
+    let (store, reports) = kb_source::load_files(&files, kb.format.as_deref())?;
     let load_ms = ms(t.elapsed());
     let t = Instant::now();
-    let session = kb_source::session_over(store, triples, kb, scope)?;
-    Ok((session, load_ms, ms(t.elapsed())))
+    let opened = kb_source::open_loaded(store, reports, kb, scope)?;
+    Ok((opened, load_ms, ms(t.elapsed())))
 }
 
 /// Everything a learner command does before its first run. `kb` overrides the arguments'
@@ -77,13 +77,14 @@ pub fn prepare(
         None => (&args.kb, fallback),
     };
     let scope = kb_source::learning_scope(kb, problems, operator.use_inverse);
-    let (session, load_ms, signature_ms) = open_timed(kb, fallback, scope)?;
+    let (kb, load_ms, signature_ms) = open_timed(kb, fallback, scope)?;
     let t = Instant::now();
-    let rho = splits::rho_over_kb(&session.oracle, session.signature(), operator)
+    let rho = kb
+        .rho(operator)
         .context("reading the numeric values of the data properties")?;
     let signature_ms = signature_ms + ms(t.elapsed());
     Ok(Prepared {
-        session,
+        kb,
         entry,
         rho,
         load_ms,
@@ -129,15 +130,15 @@ pub fn max_runtime(args: &LearnArgs) -> anyhow::Result<Option<Duration>> {
 /// Every problem's examples, checked before any run; all problems that are wrong are
 /// reported at once.
 pub fn checked_examples(
-    session: &Session,
+    kb: &KnowledgeBase,
     problems: &[LearningProblem],
 ) -> anyhow::Result<Vec<Examples>> {
     let mut out = Vec::new();
     let mut errors = Vec::new();
     for p in problems {
-        match examples_of(session, p) {
+        match kb.examples(p) {
             Ok(e) => out.push(e),
-            Err(e) => errors.push(format!("{e:#}")),
+            Err(e) => errors.push(format!("{:#}", anyhow::Error::from(e))),
         }
     }
     if !errors.is_empty() {
@@ -204,14 +205,14 @@ pub fn fit(
     context: Option<&Examples>,
     label: &str,
 ) -> anyhow::Result<FitResult> {
-    let learner = (prep.entry.build)(args, &prep.session, &prep.rho)?;
+    let learner = (prep.entry.build)(args, &prep.kb, &prep.rho)?;
     let progress = Arc::new(SearchProgress::new(label, args.quiet));
     let mut training = TrainingSet::from_examples(examples.clone());
     if let Some(c) = context {
         training = training.with_context(c.all().clone());
     }
     let run = learner.fit(
-        &prep.session.oracle,
+        prep.kb.oracle(),
         &training,
         &control(args, prep.budget_after_setup(max_runtime(args)?), &progress),
     );
@@ -238,11 +239,11 @@ pub struct SolutionJson {
 }
 
 impl SolutionJson {
-    pub fn of(session: &Session, s: &Solution) -> Self {
+    pub fn of(kb: &KnowledgeBase, s: &Solution) -> Self {
         let c = s.confusion;
         SolutionJson {
-            manchester: session.manchester(&s.concept),
-            dl: session.dl(&s.concept),
+            manchester: kb.manchester(&s.concept),
+            dl: kb.dl(&s.concept),
             length: length(&s.concept),
             tp: c.tp,
             fp: c.fp,

@@ -4,15 +4,15 @@ use std::path::Path;
 
 use anyhow::Context;
 
-use super::kb_source::Session;
+use crate::KnowledgeBase;
 use crate::learn::document::{self, LoadedModel};
 
-/// Loads the model at `path` against the session's KB; warnings (another signature
-/// fingerprint) go to stderr.
-pub fn load(path: &Path, session: &Session) -> anyhow::Result<LoadedModel> {
+/// Loads the model at `path` against the KB; warnings (another signature fingerprint) go
+/// to stderr.
+pub fn load(path: &Path, kb: &KnowledgeBase) -> anyhow::Result<LoadedModel> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-    let loaded = document::from_json(&text, session.signature().as_ref())
+    let loaded = document::from_json(&text, kb.signature())
         .with_context(|| format!("loading the model {}", path.display()))?;
     for w in &loaded.warnings {
         eprintln!("warning: {}: {w}", path.display());

@@ -10,10 +10,11 @@ use anyhow::Context;
 use serde::Serialize;
 
 use super::args::PredictArgs;
-use super::kb_source::{self, Session};
+use super::kb_source;
 use super::model_file;
 use super::print_json;
-use super::problems::{example_sets, load_selected};
+use super::problems::load_selected;
+use crate::KnowledgeBase;
 use crate::learn::Prediction;
 use crate::oracle::{IndividualSet, MembershipOracle};
 
@@ -44,21 +45,21 @@ struct PredictJson {
 /// The individuals the command asks about. `--class` and `--all` (the default) answer over the
 /// whole active domain, as `instances` does: that is the question asked, not part of learning;
 /// `--individuals` costs what its examples cost.
-fn selected(session: &Session, args: &PredictArgs) -> anyhow::Result<IndividualSet> {
-    let sig = session.signature();
+fn selected(kb: &KnowledgeBase, args: &PredictArgs) -> anyhow::Result<IndividualSet> {
+    let sig = kb.signature();
     if let Some(path) = &args.individuals {
         let problems = load_selected(path, &[])?;
         let mut set = IndividualSet::empty(sig.individual_count());
         for p in &problems {
-            let (pos, neg) = example_sets(session, p)?;
+            let (pos, neg) = kb.example_sets(p)?;
             set.union_with(&pos);
             set.union_with(&neg);
         }
         return Ok(set);
     }
     if let Some(text) = &args.class {
-        let c = session.parse_concept(text)?;
-        return Ok(session.oracle.covered(&c, &sig.all_individuals())?);
+        let c = kb.parse_concept(text)?;
+        return Ok(kb.oracle().covered(&c, &sig.all_individuals())?);
     }
     Ok(sig.all_individuals())
 }
@@ -69,10 +70,10 @@ pub fn run(args: PredictArgs) -> anyhow::Result<()> {
         Some(path) => kb_source::learning_scope(&args.kb, &load_selected(path, &[])?, false),
         None => crate::oracle::IndividualScope::ActiveDomain,
     };
-    let session = kb_source::open_in(&args.kb, None, scope)?;
-    let loaded = model_file::load(&args.model, &session)?;
-    let individuals = selected(&session, &args)?;
-    let sig = session.signature();
+    let kb = kb_source::open_kb(&args.kb, None, scope)?;
+    let loaded = model_file::load(&args.model, &kb)?;
+    let individuals = selected(&kb, &args)?;
+    let sig = kb.signature();
     // Every individual the oracle answers for has an IRI; one without would be printed as
     // an empty name, so it is an error.
     let iri = |p: &Prediction| -> anyhow::Result<String> {
@@ -83,7 +84,7 @@ pub fn run(args: PredictArgs) -> anyhow::Result<()> {
     let model = loaded.model.as_ref();
     if args.json {
         let predictions = model
-            .predict(&session.oracle, &individuals)?
+            .predict(kb.oracle(), &individuals)?
             .into_iter()
             .map(|p| {
                 Ok(PredictionJson {
@@ -97,7 +98,7 @@ pub fn run(args: PredictArgs) -> anyhow::Result<()> {
                 algorithm: loaded.header.algorithm.clone(),
                 problem: loaded.header.problem.clone(),
                 signature_fingerprint: loaded.header.signature_fingerprint.clone(),
-                description: model.describe(&session.vocabulary),
+                description: model.describe(kb.vocabulary()),
             },
             predictions,
         });
@@ -106,7 +107,7 @@ pub fn run(args: PredictArgs) -> anyhow::Result<()> {
     for chunk in ids.chunks(CHUNK) {
         let part = IndividualSet::from_ids(individuals.universe(), chunk.iter().copied());
         // Asked over the chunk only, so the oracle's work streams with the output too.
-        let predictions = model.predict_within(&session.oracle, &part, &part)?;
+        let predictions = model.predict_within(kb.oracle(), &part, &part)?;
         let mut out = std::io::stdout().lock();
         for p in &predictions {
             let mut line = format!(

@@ -6,19 +6,19 @@ use anyhow::bail;
 use clap::builder::{PossibleValue, PossibleValuesParser};
 
 use super::args::LearnArgs;
-use super::kb_source::Session;
 use super::learners;
+use crate::KnowledgeBase;
 use crate::learn::{Examples, FitResult, Learner};
 use crate::refine::rho::{Rho, RhoOptions};
 
 /// Builds the learner from the arguments (parameters validated) over the command's operator.
 pub type BuildFn =
-    for<'a> fn(&LearnArgs, &Session, &'a Rho) -> anyhow::Result<Box<dyn Learner + 'a>>;
+    for<'a> fn(&LearnArgs, &KnowledgeBase, &'a Rho) -> anyhow::Result<Box<dyn Learner + 'a>>;
 
 /// Learner-specific JSON fields of one run (`fold`: for a cross-validation fold, where
 /// per-example output is left out).
 pub type ExtrasFn = fn(
-    &Session,
+    &KnowledgeBase,
     &FitResult,
     &Examples,
     bool,

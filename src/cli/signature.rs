@@ -5,7 +5,7 @@ use serde::Serialize;
 use super::args::SignatureArgs;
 use super::kb_source;
 use super::print_json;
-use crate::oracle::Signature;
+use crate::oracle::{IndividualScope, Signature};
 
 #[derive(Serialize)]
 struct Counts {
@@ -49,13 +49,13 @@ fn counts(sig: &Signature, triples: usize) -> Counts {
 }
 
 pub fn run(args: SignatureArgs) -> anyhow::Result<()> {
-    let session = kb_source::open(&args.kb, None)?;
-    let sig = session.signature();
-    let c = counts(&sig, session.triples);
+    let kb = kb_source::open_kb(&args.kb, None, IndividualScope::ActiveDomain)?;
+    let sig = kb.signature();
+    let c = counts(sig, kb.triples());
     if args.json {
         return print_json(&SignatureJson {
             counts: c,
-            signature: &sig,
+            signature: sig,
         });
     }
     outln!("triples:            {}", c.triples);
@@ -84,8 +84,8 @@ pub fn run(args: SignatureArgs) -> anyhow::Result<()> {
                 flags.push(name);
             }
         }
-        let name = session
-            .vocabulary
+        let name = kb
+            .vocabulary()
             .short_name(p, crate::concept::EntityKind::ObjectProperty);
         outln!(
             "{}",
@@ -99,8 +99,8 @@ pub fn run(args: SignatureArgs) -> anyhow::Result<()> {
             (None, Some(b)) => format!("boolean {} true / {} false", b.true_count, b.false_count),
             _ => String::new(),
         };
-        let name = session
-            .vocabulary
+        let name = kb
+            .vocabulary()
             .short_name(p, crate::concept::EntityKind::DataProperty);
         outln!("{}", property_line(&name, i.assertions, "value", &stats));
     }

@@ -1,7 +1,7 @@
 //! Opening a knowledge base: the source (a store, files, an endpoint, any backend) and the
 //! options the oracle and its cache are built with.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use oxigraph::store::Store;
@@ -10,7 +10,7 @@ use super::{KnowledgeBase, KnowledgeBaseError};
 use crate::kb::{self, KbFormat, LoadReport};
 #[cfg(feature = "http")]
 use crate::oracle::backend::HttpOptions;
-use crate::oracle::backend::{EmbeddedBackend, SparqlBackend};
+use crate::oracle::backend::{EmbeddedBackend, QueryLog, SparqlBackend};
 use crate::oracle::{CacheOptions, Cached, OracleOptions, SparqlOracle};
 
 /// Options for opening a knowledge base; finish with one of the `open_*` methods.
@@ -19,6 +19,7 @@ pub struct KnowledgeBaseBuilder {
     oracle: OracleOptions,
     cache: CacheOptions,
     format: Option<KbFormat>,
+    query_log: Option<PathBuf>,
 }
 
 impl KnowledgeBaseBuilder {
@@ -40,11 +41,19 @@ impl KnowledgeBaseBuilder {
         self
     }
 
+    /// Writes every SELECT sent to the store, with its time and rows, as a JSON line to
+    /// `path` (created or truncated; see [`QueryLog`]). The log starts before anything is
+    /// asked, so an endpoint's capability probe and the signature's queries are in it.
+    pub fn log_queries(mut self, path: impl Into<PathBuf>) -> Self {
+        self.query_log = Some(path.into());
+        self
+    }
+
     /// Over the caller's store, which stays usable (a `Store` is a shared handle).
     pub fn open_store(self, store: Store) -> Result<KnowledgeBase, KnowledgeBaseError> {
         let start = Instant::now();
         let triples = store.len().map_err(KnowledgeBaseError::Store)?;
-        let backend = Box::new(EmbeddedBackend::new(store.clone()));
+        let backend = self.logged(Box::new(EmbeddedBackend::new(store.clone())))?;
         let opened = Opened {
             store: Some(store),
             triples,
@@ -52,6 +61,19 @@ impl KnowledgeBaseBuilder {
             warnings: Vec::new(),
         };
         self.finish(backend, opened, start)
+    }
+
+    /// Over a store the caller filled with [`kb::load_file`] (to time loading on its own,
+    /// say), with the reports of those loads: the triple count and the loader's warnings
+    /// come from them, as with [`Self::open_files`].
+    pub fn open_loaded(
+        self,
+        store: Store,
+        reports: Vec<LoadReport>,
+    ) -> Result<KnowledgeBase, KnowledgeBaseError> {
+        let start = Instant::now();
+        let backend = self.logged(Box::new(EmbeddedBackend::new(store.clone())))?;
+        self.finish(backend, Opened::loaded(store, reports), start)
     }
 
     /// Loads the files into a fresh in-memory store (see [`kb::load_file`] for the formats).
@@ -68,21 +90,8 @@ impl KnowledgeBaseBuilder {
         for path in paths {
             reports.push(kb::load_file(&store, path.as_ref(), self.format)?);
         }
-        let warnings = reports
-            .iter()
-            .flat_map(|r| {
-                r.warnings
-                    .iter()
-                    .map(|w| format!("{}: {w}", r.path.display()))
-            })
-            .collect();
-        let opened = Opened {
-            triples: reports.iter().map(|r| r.triples_loaded).sum(),
-            store: Some(store.clone()),
-            reports,
-            warnings,
-        };
-        self.finish(Box::new(EmbeddedBackend::new(store)), opened, start)
+        let backend = self.logged(Box::new(EmbeddedBackend::new(store.clone())))?;
+        self.finish(backend, Opened::loaded(store, reports), start)
     }
 
     /// Over a SPARQL endpoint: the capability probe runs first, so the oracle writes only
@@ -98,8 +107,13 @@ impl KnowledgeBaseBuilder {
             endpoint: endpoint.clone(),
             source,
         };
-        let backend = HttpBackend::new(options).map_err(probe_error)?;
-        let caps = require_capabilities(&backend).map_err(probe_error)?;
+        let backend = HttpBackend::new(options).map_err(|source| KnowledgeBaseError::Endpoint {
+            endpoint: endpoint.clone(),
+            source,
+        })?;
+        // Logged from the first request on, the probe included.
+        let backend = self.logged(Box::new(backend))?;
+        let caps = require_capabilities(backend.as_ref()).map_err(probe_error)?;
         let mut warnings = Vec::new();
         if !caps.counting() {
             warnings.push(format!(
@@ -121,7 +135,7 @@ impl KnowledgeBaseBuilder {
             warnings,
         };
         // The backend remembers the probe's findings, so the oracle writes those shapes.
-        self.finish(Box::new(backend), opened, start)
+        self.finish(backend, opened, start)
     }
 
     /// Over any backend (a caller's own [`SparqlBackend`]); no store, no triple count.
@@ -129,6 +143,7 @@ impl KnowledgeBaseBuilder {
         self,
         backend: Box<dyn SparqlBackend>,
     ) -> Result<KnowledgeBase, KnowledgeBaseError> {
+        let backend = self.logged(backend)?;
         let opened = Opened {
             store: None,
             triples: 0,
@@ -136,6 +151,22 @@ impl KnowledgeBaseBuilder {
             warnings: Vec::new(),
         };
         self.finish(backend, opened, Instant::now())
+    }
+
+    /// The backend, wrapped in the query log when one was asked for.
+    fn logged(
+        &self,
+        backend: Box<dyn SparqlBackend>,
+    ) -> Result<Box<dyn SparqlBackend>, KnowledgeBaseError> {
+        Ok(match &self.query_log {
+            Some(path) => Box::new(QueryLog::create(backend, path).map_err(|source| {
+                KnowledgeBaseError::QueryLog {
+                    path: path.clone(),
+                    source,
+                }
+            })?),
+            None => backend,
+        })
     }
 
     fn finish(
@@ -170,4 +201,24 @@ struct Opened {
     triples: usize,
     reports: Vec<LoadReport>,
     warnings: Vec<String>,
+}
+
+impl Opened {
+    /// A store filled from files: their triples and warnings (`path: warning`).
+    fn loaded(store: Store, reports: Vec<LoadReport>) -> Self {
+        let warnings = reports
+            .iter()
+            .flat_map(|r| {
+                r.warnings
+                    .iter()
+                    .map(|w| format!("{}: {w}", r.path.display()))
+            })
+            .collect();
+        Opened {
+            triples: reports.iter().map(|r| r.triples_loaded).sum(),
+            store: Some(store),
+            reports,
+            warnings,
+        }
+    }
 }

@@ -1,5 +1,7 @@
 //! The one error type of the front door: what was being done, with the cause as `source`.
 
+use std::path::PathBuf;
+
 use oxigraph::store::StorageError;
 
 use crate::concept::ParseError;
@@ -23,6 +25,13 @@ pub enum KnowledgeBaseError {
     #[error("reading the signature from {backend}")]
     Signature {
         backend: String,
+        #[source]
+        source: OracleError,
+    },
+    /// The endpoint's client could not be set up (an invalid URL or option).
+    #[error("setting up the endpoint {endpoint}")]
+    Endpoint {
+        endpoint: String,
         #[source]
         source: OracleError,
     },
@@ -50,4 +59,10 @@ pub enum KnowledgeBaseError {
     },
     #[error("asking the knowledge base")]
     Oracle(#[source] OracleError),
+    #[error("creating the query log {}", path.display())]
+    QueryLog {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
 }

@@ -164,9 +164,24 @@ impl KnowledgeBase {
         Ok(problem::select(problem::load_problems(path)?, names)?)
     }
 
-    /// A problem's examples as sets over this KB; every example that is not an individual
-    /// of the KB is reported at once.
+    /// A problem's examples as sets over this KB, checked for a learner (at least one
+    /// positive, no example both positive and negative); every example that is not an
+    /// individual of the KB is reported at once.
     pub fn examples(&self, p: &LearningProblem) -> Result<Examples, KnowledgeBaseError> {
+        let (positives, negatives) = self.example_sets(p)?;
+        Examples::new(positives, negatives).map_err(|source| KnowledgeBaseError::Examples {
+            problem: p.name.clone(),
+            source,
+        })
+    }
+
+    /// A problem's positive and negative examples as sets over this KB, without the checks
+    /// a learner needs (for scoring a concept or a model on them); every example that is
+    /// not an individual of the KB is reported at once.
+    pub fn example_sets(
+        &self,
+        p: &LearningProblem,
+    ) -> Result<(IndividualSet, IndividualSet), KnowledgeBaseError> {
         let sig = self.signature();
         problem::check_examples(p, |iri| sig.individual_id(iri).is_some())?;
         // Every example is an individual now, so the lookups cannot fail.
@@ -174,12 +189,14 @@ impl KnowledgeBase {
             sig.set_of(iris.iter().map(String::as_str))
                 .unwrap_or_else(|_| sig.empty_set())
         };
-        Examples::new(set(&p.positives), set(&p.negatives)).map_err(|source| {
-            KnowledgeBaseError::Examples {
-                problem: p.name.clone(),
-                source,
-            }
-        })
+        Ok((set(&p.positives), set(&p.negatives)))
+    }
+
+    /// The store, oracle, vocabulary and triple count, for the CLI's commands that still
+    /// hold them as fields (`cli::kb_source::Session`).
+    #[cfg(feature = "cli")]
+    pub(crate) fn into_parts(self) -> (Option<Store>, KbOracle, Vocabulary, usize) {
+        (self.store, self.oracle, self.vocabulary, self.triples)
     }
 
     /// The ρ refinement operator over this KB, its numeric split points read from the values
@@ -286,6 +303,30 @@ mod tests {
         expected.sort_by_key(|iri| kb.signature().individual_id(iri));
         assert_eq!(positives, expected);
         assert_eq!(ex.negatives().len(), p.negatives.len());
+    }
+
+    #[test]
+    fn a_store_loaded_by_the_caller_opens_with_its_reports_and_logs_its_queries() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/family/family.ttl");
+        let store = Store::new().unwrap();
+        let report = crate::kb::load_file(&store, &path, None).expect("loads");
+        let log =
+            std::env::temp_dir().join(format!("oxilearn-open-loaded-{}.jsonl", std::process::id()));
+        let kb = KnowledgeBase::builder()
+            .log_queries(&log)
+            .open_loaded(store, vec![report.clone()])
+            .expect("opens");
+        assert_eq!(kb.triples(), report.triples_loaded);
+        assert_eq!(kb.load_reports(), std::slice::from_ref(&report));
+        assert_eq!(kb.iris(&kb.individuals()).count(), {
+            let files = family();
+            files.individuals().len()
+        });
+        // Reading the signature already asked the store: those queries are in the log.
+        let logged = std::fs::read_to_string(&log).expect("the log exists");
+        assert!(logged.lines().count() > 0);
+        assert!(logged.lines().all(|l| l.contains("\"query\"")));
+        let _ = std::fs::remove_file(&log);
     }
 
     #[test]

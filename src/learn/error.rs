@@ -28,6 +28,17 @@ pub enum LearnError {
     ModelFormat(String),
     #[error("cannot save the model: {0}")]
     ModelWrite(String),
+    /// A model asked to predict under a semantics it cannot use (TBC's network is fitted
+    /// on features read under one semantics).
+    #[error(
+        "a {algorithm} model predicts under the {trained}-world semantics it was trained \
+         with, not {requested}-world"
+    )]
+    SemanticsMismatch {
+        algorithm: &'static str,
+        trained: &'static str,
+        requested: &'static str,
+    },
     #[error("cross-validation")]
     Folds(#[from] FoldError),
     #[error("the oracle failed")]

@@ -4,8 +4,15 @@
 //! training and the test examples. Membership gives the confusion counts (F1, accuracy);
 //! models whose predictions carry a ranking value (a score or a probability) also get the
 //! test fold's AUC-PR and AUC-ROC.
+//!
+//! A run cancelled through the [`RunControl`]'s flag (Ctrl-C in the CLI) ends early: the
+//! fold that was running is kept with `completed: false` (its fit stopped with
+//! [`Termination::Cancelled`]), later folds are not started, and the summaries are over the
+//! completed folds only.
 
-use super::{Examples, FitResult, LearnError, Learner, Model, RunControl, TrainingSet};
+use super::{
+    Examples, FitResult, LearnError, Learner, Model, RunControl, Termination, TrainingSet,
+};
 use crate::eval::{Confusion, Fold, Summary, auc_pr, auc_roc, stratified_folds};
 use crate::oracle::{IndividualSet, MembershipOracle};
 
@@ -20,24 +27,46 @@ pub struct FoldOutcome {
     pub fit: FitResult,
     /// Queries sent for the test predictions (the fit's own are in `fit.stats`).
     pub predict_queries: u64,
+    /// `false` when the fit was cancelled ([`Termination::Cancelled`]): its figures are
+    /// those of a partial search and stay out of the summaries.
+    pub completed: bool,
 }
 
-/// All folds of one cross-validation.
+/// All folds of one cross-validation: every fold when it ran to the end, else the folds
+/// started before the cancellation (the last one possibly not completed).
 #[derive(Debug)]
 pub struct CvOutcome {
     pub folds: Vec<FoldOutcome>,
+    /// The folds the cross-validation was set up with (k).
+    pub planned: usize,
     pub elapsed_ms: u64,
 }
 
 impl CvOutcome {
-    /// Mean ± sd of a per-fold value.
-    pub fn summary(&self, f: impl Fn(&FoldOutcome) -> f64) -> Summary {
-        Summary::of(self.folds.iter().map(f).collect())
+    /// The folds whose fit ran to the end.
+    pub fn completed(&self) -> impl Iterator<Item = &FoldOutcome> {
+        self.folds.iter().filter(|f| f.completed)
     }
 
-    /// Mean ± sd of a per-fold ranking measure (`None` when the model is not scored).
+    pub fn folds_completed(&self) -> usize {
+        self.completed().count()
+    }
+
+    /// Whether a cancellation cut the cross-validation short.
+    pub fn cancelled(&self) -> bool {
+        self.folds_completed() < self.planned
+    }
+
+    /// Mean ± sd of a per-fold value over the completed folds (`None` when none completed).
+    pub fn summary(&self, f: impl Fn(&FoldOutcome) -> f64) -> Option<Summary> {
+        let values: Vec<f64> = self.completed().map(f).collect();
+        (!values.is_empty()).then(|| Summary::of(values))
+    }
+
+    /// Mean ± sd of a per-fold ranking measure over the completed folds (`None` when the
+    /// model is not scored or no fold completed).
     pub fn ranking_summary(&self, f: impl Fn(&FoldOutcome) -> Option<f64>) -> Option<Summary> {
-        let values: Option<Vec<f64>> = self.folds.iter().map(f).collect();
+        let values: Option<Vec<f64>> = self.completed().map(f).collect();
         values.filter(|v| !v.is_empty()).map(Summary::of)
     }
 }
@@ -60,7 +89,8 @@ pub fn cross_validate(
 
 /// [`cross_validate`] with a control per fold (`control_for(fold, folds)`, 0-based), e.g.
 /// a progress display labelled with the fold. A fold whose control is already cancelled
-/// is not started: the outcome then holds the folds done so far.
+/// is not started, and none after a fold whose fit was cancelled: the outcome then holds
+/// the folds done so far.
 pub fn cross_validate_with(
     learner: &dyn Learner,
     oracle: &dyn MembershipOracle,
@@ -81,10 +111,16 @@ pub fn cross_validate_with(
         {
             break;
         }
-        out.push(run_fold(learner, oracle, examples, fold, &control)?);
+        let outcome = run_fold(learner, oracle, examples, fold, &control)?;
+        let stop = !outcome.completed;
+        out.push(outcome);
+        if stop {
+            break;
+        }
     }
     Ok(CvOutcome {
         folds: out,
+        planned: splits.len(),
         elapsed_ms: u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX),
     })
 }
@@ -134,6 +170,7 @@ pub fn run_fold(
         auc_pr: pr,
         auc_roc: roc,
         predict_queries: oracle.stats().queries_sent.saturating_sub(before),
+        completed: fit.stats.termination != Termination::Cancelled,
         fit,
     })
 }

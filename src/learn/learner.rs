@@ -11,6 +11,14 @@ use super::{LearnError, QualityMeasure, RunControl, RunStats, Solution, Training
 use crate::concept::{Concept, Vocabulary};
 use crate::oracle::{IndividualId, IndividualSet, MembershipOracle, Semantics};
 
+/// The name of a semantics in messages and saved models (`closed`, `open`).
+pub fn semantics_name(s: Semantics) -> &'static str {
+    match s {
+        Semantics::Closed => "closed",
+        Semantics::Open => "open",
+    }
+}
+
 /// A configured learner (its parameters already validated).
 pub trait Learner {
     /// The algorithm's stable name (`celoe`, `tbc`), as in JSON output and model files.
@@ -119,6 +127,14 @@ pub trait Model: Debug + Send + Sync {
 
     /// Whether predictions carry a ranking value (then AUC-PR/AUC-ROC are meaningful).
     fn is_scored(&self) -> bool;
+
+    /// The semantics membership is read under.
+    fn semantics(&self) -> Semantics;
+
+    /// The same model predicting under `semantics`, or
+    /// [`LearnError::SemanticsMismatch`] when it cannot (a model fitted on what the oracle
+    /// answered under one semantics).
+    fn with_semantics(&self, semantics: Semantics) -> Result<Box<dyn Model>, LearnError>;
 
     /// The algorithm-specific part of a saved model (entities as full IRIs); fails with
     /// [`LearnError::ModelWrite`] rather than write what cannot be read back (see

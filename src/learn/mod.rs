@@ -33,7 +33,7 @@ mod training;
 pub use control::{Progress, ProgressFn, QueryBudgeted, RunClock, RunControl};
 pub use error::LearnError;
 pub use examples::Examples;
-pub use learner::{FitResult, Learner, Model, Prediction};
+pub use learner::{FitResult, Learner, Model, Prediction, semantics_name};
 pub use model::{ConceptModel, Solution};
 pub use quality::QualityMeasure;
 pub use stats::{RunStats, Termination};

@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize, Serializer};
 
 use super::document::{ModelLoader, body_json};
-use super::{Examples, LearnError, Model, Prediction, QualityMeasure};
+use super::{Examples, LearnError, Model, Prediction, QualityMeasure, semantics_name};
 use crate::concept::{Concept, Vocabulary, parse, to_dl, to_manchester, to_manchester_full};
 use crate::eval::Confusion;
 use crate::oracle::{IndividualSet, MembershipOracle, OracleError, Semantics};
@@ -172,14 +172,22 @@ impl Model for ConceptModel {
         true
     }
 
+    fn semantics(&self) -> Semantics {
+        self.semantics
+    }
+
+    /// Any semantics: the solutions are class expressions, meaningful under either.
+    fn with_semantics(&self, semantics: Semantics) -> Result<Box<dyn Model>, LearnError> {
+        Ok(Box::new(ConceptModel {
+            semantics,
+            ..self.clone()
+        }))
+    }
+
     fn body(&self) -> Result<serde_json::Value, LearnError> {
         let body = Body {
             quality: self.quality_measure.name().to_owned(),
-            semantics: match self.semantics {
-                Semantics::Closed => "closed",
-                Semantics::Open => "open",
-            }
-            .to_owned(),
+            semantics: semantics_name(self.semantics).to_owned(),
             solutions: self
                 .solutions
                 .iter()

@@ -3,8 +3,8 @@
 use anyhow::Context;
 
 use super::super::args::{LearnArgs, QualityArg, RhoArgs};
-use super::super::kb_source::Session;
 use super::super::registry::{LearnerEntry, SHARED};
+use crate::KnowledgeBase;
 use crate::concept::Concept;
 use crate::learn::celoe::{Celoe, CeloeParams};
 use crate::learn::search::OeHeuristic;
@@ -58,10 +58,10 @@ pub fn rho_options(a: &RhoArgs) -> RhoOptions {
 }
 
 /// CELOE's parameters from the command line.
-pub fn params(args: &LearnArgs, session: &Session) -> anyhow::Result<CeloeParams> {
+pub fn params(args: &LearnArgs, kb: &KnowledgeBase) -> anyhow::Result<CeloeParams> {
     let c = &args.celoe;
     let start = match &c.start_class {
-        Some(text) => session.parse_concept(text)?,
+        Some(text) => kb.parse_concept(text)?,
         None => Concept::Top,
     };
     let params = CeloeParams {
@@ -90,8 +90,8 @@ pub fn params(args: &LearnArgs, session: &Session) -> anyhow::Result<CeloeParams
 
 fn build<'a>(
     args: &LearnArgs,
-    session: &Session,
+    kb: &KnowledgeBase,
     rho: &'a Rho,
 ) -> anyhow::Result<Box<dyn Learner + 'a>> {
-    Ok(Box::new(Celoe::new(params(args, session)?, rho)?))
+    Ok(Box::new(Celoe::new(params(args, kb)?, rho)?))
 }

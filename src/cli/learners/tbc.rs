@@ -7,9 +7,9 @@ use anyhow::Context;
 use serde::Serialize;
 
 use super::super::args::LearnArgs;
-use super::super::kb_source::Session;
 use super::super::registry::LearnerEntry;
 use super::celoe::rho_options;
+use crate::KnowledgeBase;
 use crate::eval::{auc_pr, auc_roc};
 use crate::learn::tbc::{FeatureSemantics, Tbc, TbcParams};
 use crate::learn::{Examples, FitResult, Learner};
@@ -78,7 +78,11 @@ fn params(args: &LearnArgs) -> anyhow::Result<TbcParams> {
     Ok(p)
 }
 
-fn build<'a>(args: &LearnArgs, _: &Session, rho: &'a Rho) -> anyhow::Result<Box<dyn Learner + 'a>> {
+fn build<'a>(
+    args: &LearnArgs,
+    _: &KnowledgeBase,
+    rho: &'a Rho,
+) -> anyhow::Result<Box<dyn Learner + 'a>> {
     Ok(Box::new(Tbc::new(params(args)?, rho)?))
 }
 
@@ -92,7 +96,7 @@ struct PredictionJson {
 }
 
 fn extras(
-    session: &Session,
+    kb: &KnowledgeBase,
     fit: &FitResult,
     examples: &Examples,
     fold: bool,
@@ -104,12 +108,10 @@ fn extras(
         .and_then(|m| serde_json::from_value::<Vec<String>>(m["features"].clone()).ok())
         .unwrap_or_default();
     // Short names for people (the model keeps full IRIs).
-    let vocab = &session.vocabulary;
+    let vocab = kb.vocabulary();
     let short: Vec<String> = features
         .iter()
-        .map(|f| {
-            crate::concept::parse(f, vocab).map_or_else(|_| f.clone(), |c| session.manchester(&c))
-        })
+        .map(|f| crate::concept::parse(f, vocab).map_or_else(|_| f.clone(), |c| kb.manchester(&c)))
         .collect();
     out.insert("features".into(), short.into());
     if fold {
@@ -120,7 +122,7 @@ fn extras(
         out.insert("train_cll".into(), cll.unwrap_or_default());
         return Ok(out);
     }
-    let preds = fit.model.predict(&session.oracle, examples.all())?;
+    let preds = fit.model.predict(kb.oracle(), examples.all())?;
     let scored: Vec<(f64, bool)> = preds
         .iter()
         .map(|p| {
@@ -135,7 +137,7 @@ fn extras(
         "auc_roc".into(),
         auc_roc(&scored).unwrap_or(f64::NAN).into(),
     );
-    let sig = session.signature();
+    let sig = kb.signature();
     let predictions = preds
         .iter()
         .map(|q| {

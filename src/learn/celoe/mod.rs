@@ -27,7 +27,7 @@ use super::{
     RunStats, Solution, Termination, TrainingSet,
 };
 use crate::concept::{Concept, depth, length, normalize};
-use crate::oracle::{MembershipOracle, OracleError};
+use crate::oracle::{IndividualSet, MembershipOracle, OracleError};
 use crate::refine::Refinement;
 
 /// A finished run: the model and what it cost.
@@ -69,9 +69,29 @@ impl<'r> Celoe<'r> {
         examples: &Examples,
         control: &RunControl,
     ) -> Result<CeloeRun, LearnError> {
+        self.run_within(oracle, examples, examples.all(), control)
+    }
+
+    /// [`Celoe::run`], asking the oracle over `among` (a superset of the examples; the
+    /// union is taken). The search and its solutions are the same; only the cache entries
+    /// differ: cross-validation passes all of a problem's examples, so the folds share the
+    /// answers (see [`TrainingSet::with_context`]).
+    pub fn run_within<O: MembershipOracle + ?Sized>(
+        &self,
+        oracle: &O,
+        examples: &Examples,
+        among: &IndividualSet,
+        control: &RunControl,
+    ) -> Result<CeloeRun, LearnError> {
+        let among = among.union(examples.all());
         match control.max_queries {
-            Some(limit) => self.run_on(&QueryBudgeted::new(oracle, limit), examples, control),
-            None => self.run_on(oracle, examples, control),
+            Some(limit) => self.run_on(
+                &QueryBudgeted::new(oracle, limit),
+                examples,
+                &among,
+                control,
+            ),
+            None => self.run_on(oracle, examples, &among, control),
         }
     }
 
@@ -79,6 +99,7 @@ impl<'r> Celoe<'r> {
         &self,
         oracle: &O,
         examples: &Examples,
+        among: &IndividualSet,
         control: &RunControl,
     ) -> Result<CeloeRun, LearnError> {
         let p = &self.params;
@@ -90,7 +111,8 @@ impl<'r> Celoe<'r> {
             p.quality,
             p.semantics,
             p.noise_percentage / 100.0,
-        );
+        )
+        .within(among);
         let mut tree = SearchTree::new(p.heuristic);
         let mut best = BestSolutions::new(p.max_results);
         let mut seen: FxHashSet<Concept> = FxHashSet::default();
@@ -274,7 +296,9 @@ impl Learner for Celoe<'_> {
         control: &RunControl,
     ) -> Result<FitResult, LearnError> {
         let examples = training.as_binary("celoe")?;
-        let run = self.run(oracle, examples, control)?;
+        // The training set's context (cross-validation: all of the problem's examples).
+        let among = training.context(examples.all().universe());
+        let run = self.run_within(oracle, examples, &among, control)?;
         Ok(FitResult {
             solutions: run.model.solutions.clone(),
             quality: run.model.quality_measure,

@@ -5,7 +5,7 @@ use rayon::prelude::*;
 use crate::concept::Concept;
 use crate::eval::Confusion;
 use crate::learn::{Examples, QualityMeasure};
-use crate::oracle::{MembershipOracle, OracleError, Semantics};
+use crate::oracle::{IndividualSet, MembershipOracle, OracleError, Semantics};
 
 /// A candidate's score.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -17,10 +17,13 @@ pub struct Evaluated {
     pub too_weak: bool,
 }
 
-/// Scores concepts on one problem's examples.
+/// Scores concepts on one problem's examples, asking the oracle over the examples or over
+/// a superset of them ([`Evaluator::within`]).
 pub struct Evaluator<'a, O: MembershipOracle + ?Sized> {
     oracle: &'a O,
     examples: &'a Examples,
+    /// The set the oracle is asked over (the examples unless a superset was given).
+    among: &'a IndividualSet,
     quality: QualityMeasure,
     semantics: Semantics,
     max_false_negatives: usize,
@@ -42,10 +45,19 @@ impl<'a, O: MembershipOracle + ?Sized> Evaluator<'a, O> {
         Evaluator {
             oracle,
             examples,
+            among: examples.all(),
             quality,
             semantics,
             max_false_negatives,
         }
+    }
+
+    /// Asks the oracle over `among`, a superset of the examples (cross-validation passes a
+    /// problem's examples, so that every fold's answers come from one cache entry). The
+    /// scores do not change: only the examples are counted.
+    pub fn within(mut self, among: &'a IndividualSet) -> Self {
+        self.among = among;
+        self
     }
 
     pub fn max_false_negatives(&self) -> usize {
@@ -65,9 +77,7 @@ impl<'a, O: MembershipOracle + ?Sized> Evaluator<'a, O> {
     }
 
     pub fn evaluate(&self, c: &Concept) -> Result<Evaluated, OracleError> {
-        let covered = self
-            .oracle
-            .members(c, self.examples.all(), self.semantics)?;
+        let covered = self.oracle.members(c, self.among, self.semantics)?;
         Ok(self.score(self.examples.confusion(&covered)))
     }
 
@@ -78,7 +88,7 @@ impl<'a, O: MembershipOracle + ?Sized> Evaluator<'a, O> {
 
     /// One answer per concept, in input order.
     fn answers(&self, concepts: &[Concept]) -> Vec<Result<Evaluated, OracleError>> {
-        let among = self.examples.all();
+        let among = self.among;
         let answers = match self.semantics {
             Semantics::Closed => self.oracle.covered_batch(concepts, among),
             Semantics::Open => concepts

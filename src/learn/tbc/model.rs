@@ -304,6 +304,27 @@ impl Model for TbcModel {
         true
     }
 
+    fn semantics(&self) -> crate::oracle::Semantics {
+        super::learner::semantics_of(self.semantics)
+    }
+
+    /// Only the semantics it was trained with: the network's probabilities are those of
+    /// features read under it (unknown memberships are part of the data under open world).
+    fn with_semantics(
+        &self,
+        semantics: crate::oracle::Semantics,
+    ) -> Result<Box<dyn Model>, LearnError> {
+        let trained = Model::semantics(self);
+        if semantics != trained {
+            return Err(LearnError::SemanticsMismatch {
+                algorithm: "tbc",
+                trained: crate::learn::semantics_name(trained),
+                requested: crate::learn::semantics_name(semantics),
+            });
+        }
+        Ok(Box::new(self.clone()))
+    }
+
     fn body(&self) -> Result<serde_json::Value, LearnError> {
         let net = &self.fitted.network;
         let intervals = self.fitted.intervals.iter();

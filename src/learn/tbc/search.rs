@@ -130,21 +130,38 @@ impl Search<'_, '_> {
             if candidates.is_empty() {
                 break;
             }
-            self.tested += candidates.len();
-            let columns = features::columns(
+            let answers = features::columns(
                 self.oracle,
                 &candidates,
                 &self.individuals,
                 &self.among,
                 self.params.semantics,
             );
-            let columns: Vec<Vec<Truth>> = match columns.into_iter().collect::<Result<_, _>>() {
-                Ok(c) => c,
-                Err(e) => {
-                    self.stop = Some(budget_stop(e)?);
-                    break;
+            // A budget running out part way through the level keeps the candidates already
+            // answered (the level's best among them still counts) and ends the run after it.
+            let mut answered = Vec::with_capacity(candidates.len());
+            let mut columns: Vec<Vec<Truth>> = Vec::with_capacity(candidates.len());
+            let mut budget: Option<Termination> = None;
+            for (c, answer) in candidates.into_iter().zip(answers) {
+                match answer {
+                    Ok(col) => {
+                        answered.push(c);
+                        columns.push(col);
+                    }
+                    Err(e) => {
+                        let t = budget_stop(e)?;
+                        budget.get_or_insert(t);
+                    }
                 }
-            };
+            }
+            if let Some(t) = budget {
+                self.stop = Some(t);
+            }
+            let candidates = answered;
+            if candidates.is_empty() {
+                break;
+            }
+            self.tested += candidates.len();
             self.clock.report(&Progress {
                 concepts_tested: self.tested as u64,
                 best_quality: 0.0,
