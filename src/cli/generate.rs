@@ -3,8 +3,9 @@
 use anyhow::{Context, bail};
 
 use super::args::GenerateArgs;
-use super::kb_source::{self, Session};
+use super::kb_source;
 use super::sample::sample_individuals;
+use crate::KnowledgeBase;
 use crate::learn::targets::{TargetOptions, generate_targets, targets_json};
 use crate::oracle::{IndividualScope, Neighbourhood};
 
@@ -18,7 +19,7 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<()> {
     if args.max_individuals == 0 {
         bail!("--max-individuals must be at least 1");
     }
-    let session = open_sampled(&args)?;
+    let kb = open_sampled(&args)?;
     let mut options = TargetOptions::new(args.count, args.seed, args.semantics.into());
     options.min_size = args.min_size;
     options.max_ratio = args.max_ratio;
@@ -26,8 +27,7 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<()> {
     if let Some(a) = args.attempts {
         options.max_attempts = a;
     }
-    let targets =
-        generate_targets(&session.oracle, &options).context("evaluating random concepts")?;
+    let targets = generate_targets(kb.oracle(), &options).context("evaluating random concepts")?;
     if targets.len() < args.count {
         eprintln!(
             "warning: only {} of {} targets found in {} attempts",
@@ -36,7 +36,7 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<()> {
             options.max_attempts
         );
     }
-    let json = targets_json(&session.oracle, &session.vocabulary, &targets);
+    let json = targets_json(kb.oracle(), kb.vocabulary(), &targets);
     let text = serde_json::to_string_pretty(&json)?;
     match &args.out {
         Some(path) => std::fs::write(path, format!("{text}\n"))
@@ -49,16 +49,16 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<()> {
 /// Opens the KB over a sample of at most `--max-individuals` individuals: the schema first
 /// (an empty neighbourhood), then the sample's neighbourhood at depth 0, so the targets'
 /// example sets come from the sample and the active domain is never enumerated.
-fn open_sampled(args: &GenerateArgs) -> anyhow::Result<Session> {
-    let schema = kb_source::open_in(
+fn open_sampled(args: &GenerateArgs) -> anyhow::Result<KnowledgeBase> {
+    let schema = kb_source::open_kb(
         &args.kb,
         None,
         IndividualScope::Neighbourhood(Neighbourhood::of([])),
     )?;
     // The embedded store answers in a deterministic order; an endpoint is asked sorted.
-    let ordered = schema.store.is_none();
+    let ordered = schema.store().is_none();
     let seeds = sample_individuals(
-        schema.oracle.inner().backend(),
+        schema.oracle().inner().backend(),
         args.max_individuals,
         ordered,
     )?;
@@ -66,9 +66,10 @@ fn open_sampled(args: &GenerateArgs) -> anyhow::Result<Session> {
     n.depth = 0;
     n.max_individuals = args.max_individuals;
     let scope = IndividualScope::Neighbourhood(n);
-    match schema.store {
-        // Reuse the loaded files instead of parsing them again.
-        Some(store) => kb_source::session_over(store, schema.triples, &args.kb, scope),
-        None => kb_source::open_in(&args.kb, None, scope),
+    match schema.store() {
+        // Reuse the loaded files instead of parsing them again (their warnings were
+        // printed when they were loaded).
+        Some(store) => kb_source::open_loaded(store.clone(), Vec::new(), &args.kb, scope),
+        None => kb_source::open_kb(&args.kb, None, scope),
     }
 }

@@ -47,15 +47,15 @@ pub fn run(args: InstancesArgs) -> anyhow::Result<()> {
     } else {
         IndividualScope::Schema
     };
-    let session = kb_source::open_in(&args.kb, None, scope)?;
-    let concept = session.parse_concept(&args.concept)?;
-    let sig = session.signature();
+    let kb = kb_source::open_kb(&args.kb, None, scope)?;
+    let concept = kb.parse_concept(&args.concept)?;
+    let sig = kb.signature();
     let limit = args.limit.unwrap_or(usize::MAX);
     let names = |set: &IndividualSet| -> Vec<String> {
         sig.iris_of(set).map(|i| i.as_str().to_string()).collect()
     };
-    let manchester = session.manchester(&concept);
-    let dl = session.dl(&concept);
+    let manchester = kb.manchester(&concept);
+    let dl = kb.dl(&concept);
     if open_world {
         let universe = sig.individual_count();
         let (mut members, mut non_members) = (sig.empty_set(), sig.empty_set());
@@ -64,7 +64,7 @@ pub fn run(args: InstancesArgs) -> anyhow::Result<()> {
             let end = start.saturating_add(args.page_size).min(universe);
             let page =
                 IndividualSet::from_ids(universe, (start..end).map(|i| IndividualId(i as u32)));
-            let t = session.oracle.truth(&concept, &page)?;
+            let t = kb.oracle().truth(&concept, &page)?;
             unknown += t.unknown(&page).len();
             members.union_with(&t.true_set);
             non_members.union_with(&t.false_set);
@@ -100,7 +100,7 @@ pub fn run(args: InstancesArgs) -> anyhow::Result<()> {
     }
     // One more row than the limit tells whether the limit cut the answer.
     let asked = args.limit.map(|n| n.saturating_add(1));
-    let mut listed = session.oracle.inner().instances_in_kb(&concept, asked)?;
+    let mut listed = kb.oracle().inner().instances_in_kb(&concept, asked)?;
     let truncated = listed.len() > limit;
     listed.truncate(limit);
     report_truncation(truncated, limit);

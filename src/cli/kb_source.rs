@@ -3,14 +3,9 @@
 //! `--log-queries` (the log wraps the backend before an endpoint's capability probe, so
 //! the probe's queries are logged too); files are loaded here so that loading and reading
 //! the signature are timed apart; what opening found is printed as warnings.
-//!
-//! `Session` and the functions returning it ([`open`], [`open_in`], [`session_over`]) are
-//! what `instances` and `generate-problems` still use (those files were being changed
-//! elsewhere at the same time); every other command has moved to [`open_kb`].
 
 use std::path::PathBuf;
 use std::str::FromStr;
-use std::sync::Arc;
 
 use anyhow::{Context, bail};
 use oxigraph::store::Store;
@@ -19,41 +14,11 @@ use std::time::Duration;
 
 use super::args::{KbArgs, MethodArg};
 use crate::concept::Iri;
-use crate::concept::{self, Concept, Vocabulary};
 use crate::kb::{self, KbFormat, LoadReport};
-use crate::knowledge_base::{KbOracle, KnowledgeBase, KnowledgeBaseBuilder};
+use crate::knowledge_base::{KnowledgeBase, KnowledgeBaseBuilder};
 use crate::oracle::backend::{Auth, HttpOptions, QueryMethod};
 use crate::oracle::{IndividualScope, Neighbourhood, OracleOptions, Signature};
 use crate::problem::LearningProblem;
-
-/// A loaded knowledge base with its parts as fields: only for `instances` and
-/// `generate-problems` until they open a [`KnowledgeBase`] with [`open_kb`].
-pub struct Session {
-    /// The in-memory store when the KB came from files (`None` for an endpoint).
-    pub store: Option<Store>,
-    pub oracle: KbOracle,
-    pub vocabulary: Vocabulary,
-    pub triples: usize,
-}
-
-impl Session {
-    pub fn signature(&self) -> Arc<Signature> {
-        self.oracle.inner().shared_signature()
-    }
-
-    /// Parses a concept typed by the user against the KB's names.
-    pub fn parse_concept(&self, text: &str) -> anyhow::Result<Concept> {
-        concept::parse(text, &self.vocabulary).with_context(|| format!("parsing concept `{text}`"))
-    }
-
-    pub fn manchester(&self, c: &Concept) -> String {
-        concept::to_manchester(c, &self.vocabulary)
-    }
-
-    pub fn dl(&self, c: &Concept) -> String {
-        concept::to_dl(c, &self.vocabulary)
-    }
-}
 
 /// The endpoint of `--endpoint`, or the KB files named by `--kb`, or `fallback` (e.g. a
 /// .conf file's `ks.fileName`), opened over the individuals of `scope`.
@@ -133,44 +98,6 @@ pub fn load_store(files: &[PathBuf], format: Option<&str>) -> anyhow::Result<(St
         }
     }
     Ok((store, reports.iter().map(|r| r.triples_loaded).sum()))
-}
-
-/// [`open_in`] over the whole active domain (for answers about the KB).
-pub fn open(args: &KbArgs, fallback: Option<PathBuf>) -> anyhow::Result<Session> {
-    open_in(args, fallback, IndividualScope::ActiveDomain)
-}
-
-/// [`open_kb`], as a [`Session`].
-pub fn open_in(
-    args: &KbArgs,
-    fallback: Option<PathBuf>,
-    scope: IndividualScope,
-) -> anyhow::Result<Session> {
-    Ok(open_kb(args, fallback, scope)?.into())
-}
-
-/// A [`Session`] over an already filled store holding `triples` statements.
-pub fn session_over(
-    store: Store,
-    triples: usize,
-    args: &KbArgs,
-    scope: IndividualScope,
-) -> anyhow::Result<Session> {
-    let mut session = Session::from(open_loaded(store, Vec::new(), args, scope)?);
-    session.triples = triples;
-    Ok(session)
-}
-
-impl From<KnowledgeBase> for Session {
-    fn from(kb: KnowledgeBase) -> Self {
-        let (store, oracle, vocabulary, triples) = kb.into_parts();
-        Session {
-            store,
-            oracle,
-            vocabulary,
-            triples,
-        }
-    }
 }
 
 /// The files of `--kb`, else `fallback`.

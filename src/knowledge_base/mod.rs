@@ -192,13 +192,6 @@ impl KnowledgeBase {
         Ok((set(&p.positives), set(&p.negatives)))
     }
 
-    /// The store, oracle, vocabulary and triple count, for the CLI's commands that still
-    /// hold them as fields (`cli::kb_source::Session`).
-    #[cfg(feature = "cli")]
-    pub(crate) fn into_parts(self) -> (Option<Store>, KbOracle, Vocabulary, usize) {
-        (self.store, self.oracle, self.vocabulary, self.triples)
-    }
-
     /// The ρ refinement operator over this KB, its numeric split points read from the values
     /// of every individual (one operator serves every problem and fold over the KB).
     pub fn rho(&self, options: RhoOptions) -> Result<Rho, KnowledgeBaseError> {
