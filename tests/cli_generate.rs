@@ -10,7 +10,11 @@ use common::cli_run::{fails_with, json};
 const FAMILY: &str = "fixtures/family/family.ttl";
 
 fn generate(max: &str, seed: &str) -> serde_json::Value {
-    json(&[
+    generate_with(max, seed, &[])
+}
+
+fn generate_with(max: &str, seed: &str, extra: &[&str]) -> serde_json::Value {
+    let mut args = vec![
         "generate-problems",
         "--kb",
         FAMILY,
@@ -24,7 +28,9 @@ fn generate(max: &str, seed: &str) -> serde_json::Value {
         "2",
         "--max-individuals",
         max,
-    ])
+    ];
+    args.extend_from_slice(extra);
+    json(&args)
 }
 
 fn examples(v: &serde_json::Value) -> BTreeSet<String> {
@@ -51,6 +57,10 @@ fn examples_come_from_the_sample_and_are_deterministic() {
         assert!(n <= 8);
     }
     assert_eq!(a, generate("8", "5"), "same seed, same problems");
+    // The sorted sample is the smallest IRIs: also deterministic, and within the sample.
+    let sorted = generate_with("8", "5", &["--sorted-sample"]);
+    assert_eq!(sorted, generate_with("8", "5", &["--sorted-sample"]));
+    assert!(examples(&sorted).len() <= 8);
     // A bigger sample reaches more individuals.
     assert!(examples(&generate("10000", "5")).len() > all.len());
 }

@@ -499,6 +499,11 @@ pub struct GenerateArgs {
     /// enumerated.
     #[arg(long, value_name = "N", default_value_t = 10_000)]
     pub max_individuals: usize,
+    /// Sample the N smallest IRIs (`ORDER BY`), the same on every engine holding the same
+    /// data, at the price of the store sorting the whole active domain. Default: the first N
+    /// the store returns, deterministic for one store and engine version, without a sort.
+    #[arg(long)]
+    pub sorted_sample: bool,
     /// Write the problems here instead of stdout.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,

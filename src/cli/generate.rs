@@ -55,12 +55,10 @@ fn open_sampled(args: &GenerateArgs) -> anyhow::Result<KnowledgeBase> {
         None,
         IndividualScope::Neighbourhood(Neighbourhood::of([])),
     )?;
-    // The embedded store answers in a deterministic order; an endpoint is asked sorted.
-    let ordered = schema.store().is_none();
     let seeds = sample_individuals(
         schema.oracle().inner().backend(),
         args.max_individuals,
-        ordered,
+        args.sorted_sample,
     )?;
     let mut n = Neighbourhood::of(seeds);
     n.depth = 0;

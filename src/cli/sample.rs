@@ -28,9 +28,10 @@ const INDIVIDUAL_PATTERN: &str = r#"
   FILTER NOT EXISTS { ?x a owl:DatatypeProperty }
 "#;
 
-/// At most `limit` individuals of the KB. `ordered` sorts by IRI on the server (needed for a
-/// deterministic answer from a remote endpoint); the embedded store's order is already
-/// deterministic, so it is asked without `ORDER BY`.
+/// At most `limit` individuals of the KB, sorted. `ordered` asks for the smallest IRIs
+/// (`ORDER BY`: the same sample on every engine, but the store sorts its whole active
+/// domain); otherwise the first `limit` the store returns, which one store answers the same
+/// way each time (embedded Oxigraph, an Oxigraph server, Virtuoso over unchanged data).
 pub fn sample_individuals(
     backend: &dyn SparqlBackend,
     limit: usize,
@@ -57,5 +58,6 @@ pub fn sample_individuals(
         })
         .collect();
     out.truncate(limit);
+    out.sort();
     Ok(out)
 }
