@@ -168,6 +168,49 @@ fn a_test_budget_makes_runs_deterministic_and_is_honoured() {
     }
 }
 
+/// A bounded tree evicts its worst nodes and still searches; a bound the tree never reaches
+/// changes nothing.
+#[test]
+fn a_bounded_search_tree_evicts_and_a_loose_bound_changes_nothing() {
+    let (kb, problems) = family_fixture();
+    let ex = examples(&kb, &problem(&problems, "Uncle"));
+    let params = |max_nodes| {
+        with(
+            2000,
+            CeloeParams {
+                stop_on_perfect: false,
+                max_nodes,
+                ..CeloeParams::default()
+            },
+        )
+    };
+    let unbounded = learn(&kb, &ex, params(usize::MAX));
+    let nodes = unbounded.stats.details["nodes"].as_u64().unwrap();
+    assert_eq!(unbounded.stats.details["nodes_evicted"], 0);
+    assert!(nodes > 200, "{nodes} nodes");
+    let loose = learn(&kb, &ex, params(nodes as usize));
+    assert_eq!(loose.model, unbounded.model);
+    assert_eq!(loose.stats.details["nodes_evicted"], 0);
+    let tight = learn(&kb, &ex, params(100));
+    // (A tree of 100 can fill with perfect, fully expanded nodes and end `exhausted`.)
+    assert!(
+        matches!(
+            tight.stats.termination,
+            Termination::TestBudget | Termination::Exhausted
+        ),
+        "{:?}",
+        tight.stats
+    );
+    let evicted = tight.stats.details["nodes_evicted"].as_u64().unwrap();
+    assert!(evicted > 0);
+    assert_eq!(
+        tight.stats.details["nodes"].as_u64().unwrap() - evicted,
+        100,
+        "the tree holds exactly its bound"
+    );
+    assert!(!tight.model.solutions.is_empty());
+}
+
 #[test]
 fn without_noise_no_solution_misses_a_positive_and_accuracy_can_be_the_measure() {
     let (kb, problems) = family_fixture();

@@ -16,12 +16,10 @@
 
 mod params;
 
-use rustc_hash::FxHashSet;
-
 pub use params::CeloeParams;
 
 use super::minimize::Minimizer;
-use super::search::{BestSolutions, Evaluator, SearchTree};
+use super::search::{BestSolutions, Evaluator, SearchTree, SeenConcepts};
 use super::{
     ConceptModel, Examples, FitResult, LearnError, Learner, Progress, QueryBudgeted, RunControl,
     RunStats, Solution, Termination, TrainingSet,
@@ -113,14 +111,14 @@ impl<'r> Celoe<'r> {
             p.noise_percentage / 100.0,
         )
         .within(among);
-        let mut tree = SearchTree::new(p.heuristic);
+        let mut tree = SearchTree::with_max_nodes(p.heuristic, p.max_nodes);
         let mut best = BestSolutions::new(p.max_results);
-        let mut seen: FxHashSet<Concept> = FxHashSet::default();
+        let mut seen = SeenConcepts::default();
         let mut tests: u64 = 0;
         let mut refinements: u64 = 0;
 
         let start = normalize(&p.start);
-        seen.insert(start.clone());
+        seen.insert(&start);
         let termination = match clock.exhausted(0) {
             Some(t) => t,
             None => match evaluator.evaluate(&start) {
@@ -161,7 +159,7 @@ impl<'r> Celoe<'r> {
                         let fresh: Vec<Concept> = refined
                             .into_iter()
                             .filter(|r| length(r) > previous && depth(r) <= p.max_depth)
-                            .filter(|r| seen.insert(r.clone()))
+                            .filter(|r| seen.insert(r))
                             .collect();
                         for chunk in fresh.chunks(p.batch_size) {
                             if let Some(t) = clock.exhausted(tests) {
@@ -184,8 +182,12 @@ impl<'r> Celoe<'r> {
                                     best.offer(c, e.quality, e.confusion);
                                     continue;
                                 }
-                                tree.add(c.clone(), e.quality, Some(id));
-                                node_confusions.push(e.confusion);
+                                let node = tree.add(c.clone(), e.quality, Some(id));
+                                // A reused slot (an evicted node's) is overwritten.
+                                match node_confusions.get_mut(node.0) {
+                                    Some(slot) => *slot = e.confusion,
+                                    None => node_confusions.push(e.confusion),
+                                }
                                 best.offer(c, e.quality, e.confusion);
                             }
                             clock.report(&Progress {
@@ -213,7 +215,8 @@ impl<'r> Celoe<'r> {
         let solutions = self.report(oracle, &best)?;
         let oracle_stats = RunStats::oracle_delta(stats_before, oracle.stats());
         let mut details = serde_json::Map::new();
-        details.insert("nodes".into(), tree.len().into());
+        details.insert("nodes".into(), tree.added().into());
+        details.insert("nodes_evicted".into(), tree.evicted().into());
         details.insert("refinements".into(), refinements.into());
         details.insert(
             "max_horizontal_expansion".into(),

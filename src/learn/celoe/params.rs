@@ -36,6 +36,10 @@ pub struct CeloeParams {
     /// can still be appended to `C` directly at a larger length, so little is lost, and the
     /// tree no longer fills with equivalent nodes. Not in DL-Learner (off there).
     pub skip_idle_conjuncts: bool,
+    /// Most nodes the search tree holds; past that the worst-scoring node is evicted for
+    /// each new one (about 400 bytes a node: the default bounds the tree near 200 MB; a
+    /// 20 s carcinogenesis run adds about 500,000). Not in DL-Learner (unbounded there).
+    pub max_nodes: usize,
 }
 
 impl Default for CeloeParams {
@@ -53,6 +57,7 @@ impl Default for CeloeParams {
             semantics: Semantics::Closed,
             batch_size: 256,
             skip_idle_conjuncts: true,
+            max_nodes: 500_000,
         }
     }
 }
@@ -71,6 +76,9 @@ impl CeloeParams {
         }
         if self.batch_size == 0 {
             return invalid("batch_size", "must be at least 1");
+        }
+        if self.max_nodes == 0 {
+            return invalid("max_nodes", "must be at least 1");
         }
         if self.max_length == Some(0) {
             return invalid("max_length", "must be at least 1");

@@ -4,11 +4,13 @@
 mod evaluate;
 mod heuristic;
 mod ordered;
+mod seen;
 mod solutions;
 mod tree;
 
 pub use super::Termination;
 pub use evaluate::{Evaluated, Evaluator};
 pub use heuristic::OeHeuristic;
+pub use seen::SeenConcepts;
 pub use solutions::BestSolutions;
 pub use tree::{NodeId, SearchNode, SearchTree};

@@ -33,37 +33,66 @@ pub struct SearchNode {
 
 type Key = (Reverse<Ordered>, usize, NodeId);
 
+/// A tree of at most `max_nodes` nodes: past that, adding a node first evicts the one with
+/// the worst score (the last the search would ever expand) and reuses its slot, so a long
+/// search holds a bounded tree instead of one node per accepted refinement.
 #[derive(Debug)]
 pub struct SearchTree {
     heuristic: OeHeuristic,
     nodes: Vec<SearchNode>,
     order: BTreeSet<Key>,
+    max_nodes: usize,
+    /// Slots of evicted nodes, reused by later nodes.
+    free: Vec<NodeId>,
+    added: usize,
 }
 
 impl SearchTree {
     pub fn new(heuristic: OeHeuristic) -> Self {
+        Self::with_max_nodes(heuristic, usize::MAX)
+    }
+
+    /// A tree that keeps at most `max_nodes` (at least 1) nodes.
+    pub fn with_max_nodes(heuristic: OeHeuristic, max_nodes: usize) -> Self {
         SearchTree {
             heuristic,
             nodes: Vec::new(),
             order: BTreeSet::new(),
+            max_nodes: max_nodes.max(1),
+            free: Vec::new(),
+            added: 0,
         }
     }
 
+    /// Nodes in the tree now.
     pub fn len(&self) -> usize {
-        self.nodes.len()
+        self.order.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.nodes.is_empty()
+        self.order.is_empty()
+    }
+
+    /// Nodes ever added (evicted ones included).
+    pub fn added(&self) -> usize {
+        self.added
+    }
+
+    /// Nodes evicted to keep the tree within its bound.
+    pub fn evicted(&self) -> usize {
+        self.added - self.order.len()
     }
 
     pub fn node(&self, id: NodeId) -> &SearchNode {
         &self.nodes[id.0]
     }
 
-    /// Adds an evaluated concept below `parent` (none for the root).
+    /// Adds an evaluated concept below `parent` (none for the root). The id may be an
+    /// evicted node's slot: callers indexing by id overwrite what they held for it.
     pub fn add(&mut self, concept: Concept, quality: f64, parent: Option<NodeId>) -> NodeId {
-        let id = NodeId(self.nodes.len());
+        if self.order.len() >= self.max_nodes {
+            self.evict_worst(parent);
+        }
         let parent_quality = parent.map(|p| self.nodes[p.0].quality);
         if let Some(p) = parent {
             self.nodes[p.0].children += 1;
@@ -73,7 +102,7 @@ impl SearchTree {
         let score = self
             .heuristic
             .score(quality, parent_quality, horizontal_expansion, 0);
-        self.nodes.push(SearchNode {
+        let node = SearchNode {
             concept,
             parent,
             quality,
@@ -83,9 +112,37 @@ impl SearchTree {
             length: len,
             children: 0,
             score,
-        });
+        };
+        let id = match self.free.pop() {
+            Some(slot) => {
+                self.nodes[slot.0] = node;
+                slot
+            }
+            None => {
+                self.nodes.push(node);
+                NodeId(self.nodes.len() - 1)
+            }
+        };
+        self.added += 1;
         self.order.insert(Self::key_of(&self.nodes[id.0], id));
         id
+    }
+
+    /// Drops the worst-scoring node (never `keep`, the parent being expanded) and frees
+    /// its concept; its slot is reused by the next node.
+    fn evict_worst(&mut self, keep: Option<NodeId>) {
+        let Some(&worst) = self
+            .order
+            .iter()
+            .rev()
+            .find(|&&(_, _, id)| Some(id) != keep)
+        else {
+            return;
+        };
+        self.order.remove(&worst);
+        let id = worst.2;
+        self.nodes[id.0].concept = Concept::Bottom;
+        self.free.push(id);
     }
 
     /// Records an expansion of `id` with length limit `horizontal_expansion` that produced
@@ -154,5 +211,36 @@ mod tests {
             Some(root)
         );
         assert_eq!(tree.node(root).children, 2);
+    }
+
+    #[test]
+    fn a_bounded_tree_evicts_the_worst_node_and_reuses_its_slot() {
+        let mut tree = SearchTree::with_max_nodes(OeHeuristic::default(), 3);
+        let root = tree.add(Concept::Top, 0.5, None);
+        let weak = tree.add(Concept::class("urn:weak"), 0.1, Some(root));
+        let good = tree.add(Concept::class("urn:good"), 0.9, Some(root));
+        assert_eq!((tree.len(), tree.evicted()), (3, 0));
+        // A fourth node evicts the worst (the weak one) and takes its slot.
+        let fair = tree.add(Concept::class("urn:fair"), 0.6, Some(root));
+        assert_eq!(fair, weak);
+        assert_eq!((tree.len(), tree.added(), tree.evicted()), (3, 4, 1));
+        assert_eq!(tree.node(fair).concept, Concept::class("urn:fair"));
+        let order: Vec<_> = std::iter::from_fn({
+            let mut seen = Vec::new();
+            let tree = &tree;
+            move || {
+                let next = tree.best_where(|n| !seen.contains(&n.concept))?;
+                seen.push(tree.node(next).concept.clone());
+                Some(next)
+            }
+        })
+        .collect();
+        assert_eq!(order, [good, fair, root]);
+        // The parent being expanded is never evicted, even when it scores worst.
+        let mut small = SearchTree::with_max_nodes(OeHeuristic::default(), 1);
+        let low = small.add(Concept::Top, 0.0, None);
+        let child = small.add(Concept::class("urn:c"), 0.9, Some(low));
+        assert_eq!(small.node(low).concept, Concept::Top);
+        assert_ne!(child, low);
     }
 }
