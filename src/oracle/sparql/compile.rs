@@ -326,18 +326,7 @@ impl<'a> Compiler<'a> {
             .terms
             .iter()
             .filter_map(|term| {
-                let edges = term
-                    .edges
-                    .iter()
-                    .map(|e| {
-                        let p = PropertyPathExpression::NamedNode(node(e.property.as_str()));
-                        if e.reversed {
-                            PropertyPathExpression::Reverse(Box::new(p))
-                        } else {
-                            p
-                        }
-                    })
-                    .collect();
+                let edges = term.edges.iter().map(edge_step).collect();
                 let alt = alternatives(edges)?;
                 Some(if term.transitive {
                     PropertyPathExpression::OneOrMore(Box::new(alt))
@@ -576,6 +565,16 @@ fn at_least_n(
 }
 
 /// A concept literal as an RDF literal.
+/// One edge of a role's expansion as a path step (`p` or `^p`).
+pub(super) fn edge_step(e: &crate::oracle::schema::RoleEdge) -> PropertyPathExpression {
+    let p = PropertyPathExpression::NamedNode(node(e.property.as_str()));
+    if e.reversed {
+        PropertyPathExpression::Reverse(Box::new(p))
+    } else {
+        p
+    }
+}
+
 pub fn rdf_literal(lit: &Literal) -> RdfLiteral {
     match &lit.language {
         Some(lang) => RdfLiteral::new_language_tagged_literal_unchecked(&*lit.lexical, &**lang),

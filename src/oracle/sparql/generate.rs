@@ -21,7 +21,7 @@ use spargebra::algebra::{Expression, GraphPattern, PropertyPathExpression};
 use spargebra::term::{GroundTerm, NamedNodePattern, TermPattern, TriplePattern, Variable};
 
 use super::build::*;
-use super::compile::{Compiler, SUBJECT};
+use super::compile::{Compiler, SUBJECT, edge_step};
 use crate::concept::{Concept, Role, vocab};
 use crate::oracle::OracleError;
 
@@ -153,17 +153,7 @@ impl Compiler<'_> {
         let within_domain = edges
             .iter()
             .all(|e| self.sig.object_properties.contains_key(&e.property));
-        let steps = edges
-            .iter()
-            .map(|e| {
-                let p = PropertyPathExpression::NamedNode(node(e.property.as_str()));
-                if e.reversed {
-                    PropertyPathExpression::Reverse(Box::new(p))
-                } else {
-                    p
-                }
-            })
-            .collect();
+        let steps = edges.iter().map(|e| edge_step(e)).collect();
         let pattern = match alternatives(steps) {
             Some(step) => path(var(x), step, var(&self.fresh())),
             None => filter(GraphPattern::Bgp { patterns: vec![] }, truth(false)),
