@@ -151,4 +151,22 @@ fn zero_limit_or_page_is_a_clear_error() {
         "0",
     ]);
     assert!(err.contains("--page-size"), "{err}");
+    // Individuals are not read first: a bare individual name says how to write it instead.
+    let err = fails_with(&[
+        "instances",
+        "--kb",
+        FAMILY,
+        "--concept",
+        "hasChild value mark",
+    ]);
+    assert!(err.contains("full IRI"), "{err}");
+    let v = json(&[
+        "instances",
+        "--kb",
+        FAMILY,
+        "--concept",
+        "hasChild value <http://example.org/family#lucy>",
+        "--json",
+    ]);
+    assert!(v["count"].as_u64().unwrap() > 0, "{v}");
 }

@@ -146,6 +146,7 @@ fn remote_agrees(
     // embedded answer over the active domain.
     let schema_backend =
         HttpBackend::new(HttpOptions::local(&url).with_default_graph(graph)).expect("backend");
+    require_capabilities(&schema_backend).expect("the probe passes again");
     let schema_options = OracleOptions {
         scope: IndividualScope::Schema,
         ..OracleOptions::default()
@@ -160,7 +161,7 @@ fn remote_agrees(
             .iris_of(&local.sparql.covered(&c, &all).expect("embedded"))
             .cloned()
             .collect();
-        match listing.instances_in_kb(&c, None) {
+        match listing.instances_in_kb(&c, None, 500) {
             Ok(got) if got == want => listed += 1,
             Ok(got) => mismatches.push(format!(
                 "{var} instances_in_kb differs for {}: {} listed, {} expected",

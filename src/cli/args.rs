@@ -148,8 +148,8 @@ pub struct InstancesArgs {
     /// `truncated` in JSON).
     #[arg(long, value_name = "N")]
     pub limit: Option<usize>,
-    /// Individuals asked per oracle call under `--semantics open` (closed world, the store
-    /// lists the members in one query).
+    /// Individuals whose membership is asked per oracle call (closed world: candidates the
+    /// store listed from the concept; open world: the interned active domain).
     #[arg(long, value_name = "N", default_value_t = 10_000)]
     pub page_size: usize,
     /// One JSON document on stdout.

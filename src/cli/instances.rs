@@ -1,11 +1,12 @@
 //! `oxilearn instances`: the individuals of a concept, sorted by IRI.
 //!
-//! Closed world, the store lists the members itself with one query seeded by the concept
-//! ([`crate::oracle::SparqlOracle::instances_in_kb`]) under a signature that interns no
-//! individuals, so the cost is that of the answer, not of the KB's active domain; `--limit`
-//! becomes a `LIMIT` in the query. An endpoint's row cap is paged through (or fails loudly):
-//! an answer is never silently cut. Open world needs the provable non-instances too, so the
-//! active domain is interned and asked page by page (`--page-size` individuals per call).
+//! Closed world, the store lists the candidates from the concept itself (its typings, its
+//! role's subjects; the whole active domain only for `⊤`, `¬`, `∀`, `≤n`) under a signature
+//! that interns no individuals, and their membership is asked `--page-size` candidates at a
+//! time ([`crate::oracle::SparqlOracle::instances_in_kb`]); `--limit` stops after N members.
+//! An endpoint's row cap is paged through (or fails loudly): an answer is never silently
+//! cut. Open world needs the provable non-instances too, so the active domain is interned
+//! and asked page by page.
 
 use serde::Serialize;
 
@@ -48,7 +49,17 @@ pub fn run(args: InstancesArgs) -> anyhow::Result<()> {
         IndividualScope::Schema
     };
     let kb = kb_source::open_kb(&args.kb, None, scope)?;
-    let concept = kb.parse_concept(&args.concept)?;
+    let concept = kb.parse_concept(&args.concept).map_err(|e| {
+        let e = anyhow::Error::from(e);
+        if !open_world && format!("{e:#}").contains("unknown individual") {
+            e.context(
+                "instances does not read the KB's individuals first: name them by full IRI \
+                 <…> or prefixed name",
+            )
+        } else {
+            e
+        }
+    })?;
     let sig = kb.signature();
     let limit = args.limit.unwrap_or(usize::MAX);
     let names = |set: &IndividualSet| -> Vec<String> {
@@ -100,7 +111,10 @@ pub fn run(args: InstancesArgs) -> anyhow::Result<()> {
     }
     // One more row than the limit tells whether the limit cut the answer.
     let asked = args.limit.map(|n| n.saturating_add(1));
-    let mut listed = kb.oracle().inner().instances_in_kb(&concept, asked)?;
+    let mut listed = kb
+        .oracle()
+        .inner()
+        .instances_in_kb(&concept, asked, args.page_size)?;
     let truncated = listed.len() > limit;
     listed.truncate(limit);
     report_truncation(truncated, limit);

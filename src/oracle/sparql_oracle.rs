@@ -136,31 +136,84 @@ impl<B: SparqlBackend> SparqlOracle<B> {
         Ok((t, f))
     }
 
-    /// The closed-world instances of `c` over the whole KB (its active domain), asked in one
-    /// query seeded by the concept itself (see [`Compiler::instances_query`]), so the
-    /// signature need not intern the KB's individuals. Sorted by IRI; schema entities
-    /// (classes, properties) are dropped as the signature drops them. At most `limit`
-    /// (then which ones the store returns first decides which are listed).
+    /// The closed-world instances of `c` over the whole KB (its active domain), without an
+    /// interned universe: the store lists candidates from the concept itself (see
+    /// [`Compiler::candidates_queries`]), then their membership is asked as `covered` asks it,
+    /// `chunk` candidates at a time, until more than `limit` members are found. The cost is
+    /// that of the candidates (the whole active domain only for `⊤`, `¬C`, `∀r.C`, `≤n r.C`).
+    /// Sorted by IRI; schema entities are dropped as the signature drops them. With a limit,
+    /// which members are listed follows the candidates' order (sorted by IRI).
     pub fn instances_in_kb(
         &self,
         c: &Concept,
         limit: Option<usize>,
+        chunk: usize,
     ) -> Result<Vec<Iri>, OracleError> {
         self.check_supported(c)?;
-        let sig = &self.signature;
-        let query = self.compiler().instances_query(c, limit)?;
-        let mut out: Vec<Iri> = self
-            .run(&query)?
+        let compiler = self.compiler();
+        let mut candidates = Vec::new();
+        let mut within_domain = true;
+        for (query, within) in compiler.candidates_queries(c) {
+            candidates.extend(self.iris_in(&self.run(&query)?));
+            within_domain &= within;
+        }
+        candidates.retain(|i| self.signature.may_be_individual(i));
+        candidates.sort();
+        candidates.dedup();
+        let limit = limit.unwrap_or(usize::MAX);
+        let mut members = Vec::new();
+        for page in candidates.chunks(chunk.max(1)) {
+            let page = if within_domain {
+                page.to_vec()
+            } else {
+                let mut inside = Vec::new();
+                for part in page.chunks(self.options.values_chunk.max(1)) {
+                    let nodes: Vec<NamedNode> = part
+                        .iter()
+                        .map(|i| NamedNode::new_unchecked(i.as_str()))
+                        .collect();
+                    for query in compiler.in_domain_queries(&nodes) {
+                        inside.extend(self.iris_in(&self.run(&query)?));
+                    }
+                }
+                inside.sort();
+                inside.dedup();
+                inside
+            };
+            members.extend(self.members_among(c, page)?);
+            if members.len() >= limit {
+                members.truncate(limit);
+                break;
+            }
+        }
+        Ok(members)
+    }
+
+    /// The members of `c` among `individuals` (sorted), asked through an oracle whose
+    /// universe is just them and whose shapes are this one's.
+    fn members_among(&self, c: &Concept, individuals: Vec<Iri>) -> Result<Vec<Iri>, OracleError> {
+        let mut sig = Signature::clone(&self.signature);
+        sig.asserted_types = None;
+        sig.set_individuals(individuals);
+        let options = OracleOptions {
+            shapes: Some(self.shapes),
+            ..self.options.clone()
+        };
+        let page = SparqlOracle::with_signature(&self.backend, Arc::new(sig), options);
+        let sig = page.signature_ref();
+        let covered = page.covered(c, &sig.all_individuals())?;
+        Ok(sig.iris_of(&covered).cloned().collect())
+    }
+
+    /// The IRIs of the `?x` column.
+    fn iris_in(&self, table: &SolutionTable) -> Vec<Iri> {
+        table
             .column_values("x")
             .filter_map(|t| match t {
                 Term::NamedNode(n) => Some(Iri::new(n.as_str())),
                 _ => None,
             })
-            .filter(|i| sig.may_be_individual(i))
-            .collect();
-        out.sort();
-        out.dedup();
-        Ok(out)
+            .collect()
     }
 
     fn compiler(&self) -> Compiler<'_> {

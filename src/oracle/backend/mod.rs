@@ -100,54 +100,37 @@ pub trait SparqlBackend: Send + Sync {
     }
 }
 
-impl<B: SparqlBackend + ?Sized> SparqlBackend for Box<B> {
-    fn select(&self, query: &Query) -> Result<SolutionTable, OracleError> {
-        (**self).select(query)
-    }
+/// A backend behind a pointer is the backend (boxed for dynamic choice, shared, borrowed).
+macro_rules! forwarding_backend {
+    ([$($generics:tt)*] $pointer:ty) => {
+        impl<$($generics)*> SparqlBackend for $pointer {
+            fn select(&self, query: &Query) -> Result<SolutionTable, OracleError> {
+                (**self).select(query)
+            }
 
-    fn name(&self) -> String {
-        (**self).name()
-    }
+            fn name(&self) -> String {
+                (**self).name()
+            }
 
-    fn probed(&self) -> Option<Capabilities> {
-        (**self).probed()
-    }
+            fn probed(&self) -> Option<Capabilities> {
+                (**self).probed()
+            }
 
-    fn remember_probe(&self, caps: &Capabilities) {
-        (**self).remember_probe(caps)
-    }
+            fn remember_probe(&self, caps: &Capabilities) {
+                (**self).remember_probe(caps)
+            }
 
-    fn set_deadline(&self, deadline: Option<std::time::Instant>) {
-        (**self).set_deadline(deadline)
-    }
+            fn set_deadline(&self, deadline: Option<std::time::Instant>) {
+                (**self).set_deadline(deadline)
+            }
 
-    fn politeness(&self) -> PolitenessReport {
-        (**self).politeness()
-    }
+            fn politeness(&self) -> PolitenessReport {
+                (**self).politeness()
+            }
+        }
+    };
 }
 
-impl<B: SparqlBackend + ?Sized> SparqlBackend for std::sync::Arc<B> {
-    fn select(&self, query: &Query) -> Result<SolutionTable, OracleError> {
-        (**self).select(query)
-    }
-
-    fn name(&self) -> String {
-        (**self).name()
-    }
-
-    fn probed(&self) -> Option<Capabilities> {
-        (**self).probed()
-    }
-
-    fn remember_probe(&self, caps: &Capabilities) {
-        (**self).remember_probe(caps)
-    }
-
-    fn set_deadline(&self, deadline: Option<std::time::Instant>) {
-        (**self).set_deadline(deadline)
-    }
-
-    fn politeness(&self) -> PolitenessReport {
-        (**self).politeness()
-    }
-}
+forwarding_backend!([B: SparqlBackend + ?Sized] Box<B>);
+forwarding_backend!([B: SparqlBackend + ?Sized] std::sync::Arc<B>);
+forwarding_backend!(['a, B: SparqlBackend + ?Sized] &'a B);

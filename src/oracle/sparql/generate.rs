@@ -1,29 +1,26 @@
-//! The instances of a concept over the whole KB, asked of the store in one query that
-//! enumerates candidates from the concept itself rather than from an interned universe.
+//! The candidates for a concept's instances over the whole KB, found by the store from the
+//! concept itself rather than from an interned universe.
 //!
-//! `SELECT DISTINCT ?x WHERE { seed(C, ?x) FILTER(isIRI(?x) && member(C, ?x)) }`: the seed
-//! binds `?x` to a superset of the members that the store can find by index — the typings of
-//! `A`'s implying types, the subjects of `r`'s edges for `∃r.C`, `≥n r.C`, `∃r.{a}`, `∃r.Self`,
-//! the subjects of `p` for data restrictions, the listed individuals of `{a, b}`; a
-//! conjunction takes one conjunct's seed, a disjunction the union of its operands' seeds.
-//! Where no such seed exists (`⊤`, `¬C`, `∀r.C`, `≤n r.C`) the meaning of the concept depends
-//! on the whole active domain, and the seed is the active domain itself (typed with a named
-//! class or `owl:NamedIndividual`, or at an end of an object-property assertion: the universe
-//! [`crate::oracle::IndividualScope::ActiveDomain`] interns). A seed that could bind
-//! something outside the active domain (a data property's subjects, the edges of a property
-//! that is not an object property) is joined with an active-domain check, so the answer is
-//! the same as that of `covered` over the active domain; the caller drops schema entities
-//! (classes, properties) as the signature does.
+//! `SELECT DISTINCT ?x WHERE { seed(C, ?x) }`: the seed binds `?x` to a superset of the
+//! members that the store finds by index — the typings of `A`'s implying types, the subjects
+//! of `r`'s edges for `∃r.C`, `≥n r.C`, `∃r.{a}`, `∃r.Self`, the subjects of `p` for data
+//! restrictions, the listed individuals of `{a, b}`; a conjunction takes one conjunct's seed,
+//! a disjunction the union of its operands' seeds. Where no seed exists (`⊤`, `¬C`, `∀r.C`,
+//! `≤n r.C`) the concept holds of individuals without any assertion, and the candidates are
+//! the active domain itself (typed with a named class or `owl:NamedIndividual`, or at an end
+//! of an object-property assertion: the universe
+//! [`crate::oracle::IndividualScope::ActiveDomain`] interns). Only plain patterns are sent
+//! (typings, property paths, `UNION`); membership of the candidates is then asked the usual
+//! way, in the shapes the endpoint's probe found it answers correctly.
 
 use oxigraph::model::NamedNode;
 use spargebra::Query;
-use spargebra::algebra::{Expression, GraphPattern, PropertyPathExpression};
+use spargebra::algebra::{GraphPattern, PropertyPathExpression};
 use spargebra::term::{GroundTerm, NamedNodePattern, TermPattern, TriplePattern, Variable};
 
 use super::build::*;
 use super::compile::{Compiler, SUBJECT, edge_step};
 use crate::concept::{Concept, Role, vocab};
-use crate::oracle::OracleError;
 
 const OWL_NAMED_INDIVIDUAL: &str = "http://www.w3.org/2002/07/owl#NamedIndividual";
 
@@ -35,41 +32,61 @@ struct Seed {
 }
 
 impl Compiler<'_> {
-    /// The closed-world instances of `c` among the KB's active domain, at most `limit` rows
-    /// (`None`: all). No `ORDER BY`: a store streams the answer instead of sorting it.
-    pub fn instances_query(&self, c: &Concept, limit: Option<usize>) -> Result<Query, OracleError> {
+    /// Queries whose answers together are the candidates for `c`'s closed-world instances
+    /// (a superset of them), each with whether its answers all lie in the active domain
+    /// (otherwise check them with [`Self::in_domain_queries`]). One query per seed of a
+    /// disjunction and per part of the active domain, without `UNION`: Virtuoso 7 drops
+    /// branches of a union beside a `VALUES` block.
+    pub fn candidates_queries(&self, c: &Concept) -> Vec<(Query, bool)> {
         let x = Variable::new_unchecked(SUBJECT);
-        let seed = self.seed(c, &x).unwrap_or_else(|| Seed {
-            pattern: self.active_domain(&x),
-            within_domain: true,
+        let seeds = self.seeds(c, &x).unwrap_or_else(|| {
+            self.active_domain_parts(&x)
+                .into_iter()
+                .map(|pattern| Seed {
+                    pattern,
+                    within_domain: true,
+                })
+                .collect()
         });
-        let mut conditions = vec![is_iri(&x)];
-        if !seed.within_domain {
-            conditions.push(self.in_active_domain(&x));
-        }
-        conditions.push(self.member(c, &x)?);
-        let selected = GraphPattern::Distinct {
-            inner: Box::new(GraphPattern::Project {
-                inner: Box::new(filter(seed.pattern, and_all(conditions))),
-                variables: vec![x],
-            }),
-        };
-        let pattern = match limit {
-            Some(n) => GraphPattern::Slice {
-                inner: Box::new(selected),
-                start: 0,
-                length: Some(n),
-            },
-            None => selected,
-        };
-        Ok(Query::Select {
-            dataset: None,
-            pattern,
-            base_iri: None,
-        })
+        seeds
+            .into_iter()
+            .map(|s| {
+                let query = distinct_subjects(filter(s.pattern, is_iri(&x)), x.clone());
+                (query, s.within_domain)
+            })
+            .collect()
     }
 
-    /// A pattern binding `?x` to a superset of `c`'s members, or `None` where only the active
+    /// Queries whose answers together are those of `individuals` in the active domain.
+    pub fn in_domain_queries(&self, individuals: &[NamedNode]) -> Vec<Query> {
+        let x = Variable::new_unchecked(SUBJECT);
+        self.active_domain_parts(&x)
+            .into_iter()
+            .map(|part| {
+                let pattern = GraphPattern::Join {
+                    left: Box::new(values_of(&x, individuals)),
+                    right: Box::new(part),
+                };
+                distinct_subjects(pattern, x.clone())
+            })
+            .collect()
+    }
+
+    /// The seeds of a disjunction's operands (all must have one), or of one conjunct.
+    fn seeds(&self, c: &Concept, x: &Variable) -> Option<Vec<Seed>> {
+        match c {
+            Concept::Or(cs) => cs
+                .iter()
+                .map(|c| self.seeds(c, x))
+                .collect::<Option<Vec<_>>>()
+                .map(|seeds| seeds.into_iter().flatten().collect()),
+            Concept::And(cs) => cs.iter().find_map(|c| self.seeds(c, x)),
+            c => self.seed(c, x).map(|s| vec![s]),
+        }
+    }
+
+    /// A pattern binding `?x` to a superset of the members of a concept that is neither a
+    /// conjunction nor a disjunction ([`Self::seeds`]), or `None` where only the active
     /// domain is (the concept holds of individuals without any assertion).
     fn seed(&self, c: &Concept, x: &Variable) -> Option<Seed> {
         match c {
@@ -102,24 +119,6 @@ impl Compiler<'_> {
                 ),
                 within_domain: false,
             }),
-            Concept::And(cs) => cs.iter().find_map(|c| self.seed(c, x)),
-            Concept::Or(cs) => {
-                let seeds = cs
-                    .iter()
-                    .map(|c| self.seed(c, x))
-                    .collect::<Option<Vec<_>>>()?;
-                let within_domain = seeds.iter().all(|s| s.within_domain);
-                let pattern = seeds.into_iter().map(|s| s.pattern).reduce(|left, right| {
-                    GraphPattern::Union {
-                        left: Box::new(left),
-                        right: Box::new(right),
-                    }
-                })?;
-                Some(Seed {
-                    pattern,
-                    within_domain,
-                })
-            }
             _ => None,
         }
     }
@@ -164,40 +163,22 @@ impl Compiler<'_> {
         }
     }
 
-    /// Every individual of the active domain, as a pattern binding `?x` (with duplicates).
-    fn active_domain(&self, x: &Variable) -> GraphPattern {
+    /// Patterns binding `?x` to the individuals of the active domain, together (with
+    /// duplicates): the typed ones, the subjects and the objects of object properties.
+    fn active_domain_parts(&self, x: &Variable) -> Vec<GraphPattern> {
         let mut parts = vec![typed_with(x, &self.fresh(), self.typing_classes())];
         if let Some(step) = self.object_property_step() {
-            let y = self.fresh();
-            parts.push(path(var(x), step.clone(), var(&y)));
+            parts.push(path(var(x), step.clone(), var(&self.fresh())));
             parts.push(path(
                 var(x),
                 PropertyPathExpression::Reverse(Box::new(step)),
-                var(&y),
+                var(&self.fresh()),
             ));
         }
-        let union = parts
+        parts
             .into_iter()
-            .reduce(|left, right| GraphPattern::Union {
-                left: Box::new(left),
-                right: Box::new(right),
-            })
-            .expect("at least the typing part");
-        filter(union, is_iri(x))
-    }
-
-    /// `?x` is in the active domain.
-    fn in_active_domain(&self, x: &Variable) -> Expression {
-        let mut parts = vec![exists(typed_with(x, &self.fresh(), self.typing_classes()))];
-        if let Some(step) = self.object_property_step() {
-            parts.push(exists(path(var(x), step.clone(), var(&self.fresh()))));
-            parts.push(exists(path(
-                var(x),
-                PropertyPathExpression::Reverse(Box::new(step)),
-                var(&self.fresh()),
-            )));
-        }
-        or_all(parts)
+            .map(|part| filter(part, is_iri(x)))
+            .collect()
     }
 
     /// The classes whose typings put an individual in the active domain.
@@ -218,6 +199,20 @@ impl Compiler<'_> {
                 .map(|p| PropertyPathExpression::NamedNode(node(p.as_str())))
                 .collect(),
         )
+    }
+}
+
+/// `SELECT DISTINCT ?x WHERE { pattern }`.
+fn distinct_subjects(pattern: GraphPattern, x: Variable) -> Query {
+    Query::Select {
+        dataset: None,
+        pattern: GraphPattern::Distinct {
+            inner: Box::new(GraphPattern::Project {
+                inner: Box::new(pattern),
+                variables: vec![x],
+            }),
+        },
+        base_iri: None,
     }
 }
 
