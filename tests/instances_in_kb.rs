@@ -170,3 +170,47 @@ fn every_seed_kind_and_the_whole_domain_cases() {
         2
     );
 }
+
+/// The listing signature reads the schema only: a property the data uses but the schema
+/// never declares is still a role where a concept names it (its ends count as individuals),
+/// but individuals known only through such properties are not in the domain of `⊤` or `¬C`.
+#[test]
+fn undeclared_properties_count_where_a_concept_names_them() {
+    let store = oxigraph::store::Store::new().unwrap();
+    store
+        .load_from_reader(
+            oxigraph::io::RdfFormat::Turtle,
+            r#"@prefix : <http://e.org/> .
+               @prefix owl: <http://www.w3.org/2002/07/owl#> .
+               :Person a owl:Class .
+               :ann a :Person .
+               :gus :likes :hal ."#
+                .as_bytes(),
+        )
+        .unwrap();
+    let schema = oracle(&store, IndividualScope::Schema);
+    let whole = oracle(&store, IndividualScope::ActiveDomain);
+    let e = |s: &str| Iri::new(format!("http://e.org/{s}"));
+    let likes = |filler: Concept| Concept::Some {
+        role: Role::new(e("likes")),
+        filler: Box::new(filler),
+    };
+    let inverse_likes = Concept::Some {
+        role: Role::inverse_of(e("likes")),
+        filler: Box::new(Concept::Top),
+    };
+    for c in [
+        likes(Concept::Top),
+        inverse_likes,
+        likes(Concept::Not(Box::new(Concept::Class(e("Person"))))),
+    ] {
+        same_instances(&whole, &schema, &c, 1);
+    }
+    let top: Vec<_> = schema
+        .instances_in_kb(&Concept::Top, None, 10)
+        .unwrap()
+        .iter()
+        .map(|i| i.as_str().to_owned())
+        .collect();
+    assert_eq!(top, ["http://e.org/ann"]);
+}

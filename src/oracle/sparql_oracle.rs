@@ -151,9 +151,12 @@ impl<B: SparqlBackend> SparqlOracle<B> {
     ) -> Result<Vec<Iri>, OracleError> {
         self.check_supported(c)?;
         let compiler = self.compiler();
+        let mut used = Vec::new();
+        roles_of(c, &mut used);
+        let roles: Vec<Iri> = used.into_iter().map(|r| r.property.clone()).collect();
         let mut candidates = Vec::new();
         let mut within_domain = true;
-        for (query, within) in compiler.candidates_queries(c) {
+        for (query, within) in compiler.candidates_queries(c, &roles) {
             candidates.extend(self.iris_in(&self.run(&query)?));
             within_domain &= within;
         }
@@ -172,7 +175,7 @@ impl<B: SparqlBackend> SparqlOracle<B> {
                         .iter()
                         .map(|i| NamedNode::new_unchecked(i.as_str()))
                         .collect();
-                    for query in compiler.in_domain_queries(&nodes) {
+                    for query in compiler.in_domain_queries(&nodes, &roles) {
                         inside.extend(self.iris_in(&self.run(&query)?));
                     }
                 }

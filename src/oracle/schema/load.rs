@@ -8,7 +8,7 @@ use spargebra::term::GroundTerm;
 use super::model::{
     BooleanStats, DataPropertyInfo, NumericStats, ObjectPropertyInfo, ScopeReport, Signature,
 };
-use super::scope::IndividualScope;
+use super::scope::{IndividualScope, Neighbourhood};
 use crate::concept::Iri;
 use crate::oracle::OracleError;
 use crate::oracle::backend::{SolutionTable, SparqlBackend};
@@ -73,18 +73,17 @@ pub fn load_signature_in(
     scope: &IndividualScope,
 ) -> Result<Signature, OracleError> {
     match scope {
-        IndividualScope::ActiveDomain => load_active_domain(backend, true),
-        IndividualScope::Schema => load_active_domain(backend, false),
+        IndividualScope::ActiveDomain => load_active_domain(backend),
+        IndividualScope::Schema => {
+            let mut sig = super::scope::load_neighbourhood(backend, &Neighbourhood::of([]))?;
+            sig.scope = ScopeReport::schema();
+            Ok(sig)
+        }
         IndividualScope::Neighbourhood(n) => super::scope::load_neighbourhood(backend, n),
     }
 }
 
-/// The schema and the vocabulary the ABox uses (aggregates the store computes), and, with
-/// `individuals`, the active domain interned.
-fn load_active_domain(
-    backend: &dyn SparqlBackend,
-    individuals: bool,
-) -> Result<Signature, OracleError> {
+fn load_active_domain(backend: &dyn SparqlBackend) -> Result<Signature, OracleError> {
     let mut sig = Signature::default();
     let declarations = Declarations::load(backend)?;
     let usage = usage_of(&run(backend, "property_usage")?);
@@ -95,10 +94,6 @@ fn load_active_domain(
     sig.schema_classes = without_vocabulary(schema);
     let blank_types = !run(backend, "blank_types")?.rows.is_empty();
     load_classes(backend, &mut sig, classes, blank_types)?;
-    if !individuals {
-        sig.scope = ScopeReport::schema();
-        return Ok(sig);
-    }
     add_literal_statistics(&mut sig, &run(backend, "literal_statistics")?);
     add_boolean_counts(&mut sig, &run(backend, "boolean_counts")?);
     load_individuals(backend, &mut sig)?;

@@ -40,9 +40,11 @@ pub enum IndividualScope {
     /// over the whole ABox: for answers about the whole KB, not for learning.
     #[default]
     ActiveDomain,
-    /// No individuals: the schema and the vocabulary the ABox uses (classes, properties and
-    /// their usage, as aggregates the store computes). For commands whose answer the store
-    /// lists itself ([`crate::oracle::SparqlOracle::instances_in_kb`]).
+    /// No individuals: the schema alone (declared classes and properties, hierarchy,
+    /// characteristics; the neighbourhood of no seed), read with TBox queries whose cost does
+    /// not grow with the ABox. For commands whose answer the store lists itself
+    /// ([`crate::oracle::SparqlOracle::instances_in_kb`]). Properties and classes used in the
+    /// data but never declared are unknown to it.
     Schema,
     /// The seeds (a run's examples) and what they reach: what learning needs, at a cost that
     /// does not grow with the ABox.

@@ -20,7 +20,7 @@ use spargebra::term::{GroundTerm, NamedNodePattern, TermPattern, TriplePattern, 
 
 use super::build::*;
 use super::compile::{Compiler, SUBJECT, edge_step};
-use crate::concept::{Concept, Role, vocab};
+use crate::concept::{Concept, Iri, Role, vocab};
 
 const OWL_NAMED_INDIVIDUAL: &str = "http://www.w3.org/2002/07/owl#NamedIndividual";
 
@@ -34,13 +34,14 @@ struct Seed {
 impl Compiler<'_> {
     /// Queries whose answers together are the candidates for `c`'s closed-world instances
     /// (a superset of them), each with whether its answers all lie in the active domain
-    /// (otherwise check them with [`Self::in_domain_queries`]). One query per seed of a
+    /// (otherwise check them with [`Self::in_domain_queries`]). `roles`: the properties the
+    /// concept uses as roles, whose ends count as individuals like an object property's. One query per seed of a
     /// disjunction and per part of the active domain, without `UNION`: Virtuoso 7 drops
     /// branches of a union beside a `VALUES` block.
-    pub fn candidates_queries(&self, c: &Concept) -> Vec<(Query, bool)> {
+    pub fn candidates_queries(&self, c: &Concept, roles: &[Iri]) -> Vec<(Query, bool)> {
         let x = Variable::new_unchecked(SUBJECT);
         let seeds = self.seeds(c, &x).unwrap_or_else(|| {
-            self.active_domain_parts(&x)
+            self.active_domain_parts(&x, roles)
                 .into_iter()
                 .map(|pattern| Seed {
                     pattern,
@@ -58,9 +59,9 @@ impl Compiler<'_> {
     }
 
     /// Queries whose answers together are those of `individuals` in the active domain.
-    pub fn in_domain_queries(&self, individuals: &[NamedNode]) -> Vec<Query> {
+    pub fn in_domain_queries(&self, individuals: &[NamedNode], roles: &[Iri]) -> Vec<Query> {
         let x = Variable::new_unchecked(SUBJECT);
-        self.active_domain_parts(&x)
+        self.active_domain_parts(&x, roles)
             .into_iter()
             .map(|part| {
                 let pattern = GraphPattern::Join {
@@ -130,7 +131,7 @@ impl Compiler<'_> {
             vocab::OWL_NOTHING => return self.seed(&Concept::Bottom, x),
             _ => {}
         }
-        let iri = crate::concept::Iri::new(class);
+        let iri = Iri::new(class);
         let types = self.sig.types_implying(&iri);
         if self.sig.has_blank_types || types.is_empty() {
             return Some(Seed {
@@ -165,9 +166,9 @@ impl Compiler<'_> {
 
     /// Patterns binding `?x` to the individuals of the active domain, together (with
     /// duplicates): the typed ones, the subjects and the objects of object properties.
-    fn active_domain_parts(&self, x: &Variable) -> Vec<GraphPattern> {
+    fn active_domain_parts(&self, x: &Variable, roles: &[Iri]) -> Vec<GraphPattern> {
         let mut parts = vec![typed_with(x, &self.fresh(), self.typing_classes())];
-        if let Some(step) = self.object_property_step() {
+        if let Some(step) = self.object_property_step(roles) {
             parts.push(path(var(x), step.clone(), var(&self.fresh())));
             parts.push(path(
                 var(x),
@@ -190,12 +191,14 @@ impl Compiler<'_> {
             .chain(std::iter::once(node(OWL_NAMED_INDIVIDUAL)))
     }
 
-    /// `p₁|p₂|…` over the object properties.
-    fn object_property_step(&self) -> Option<PropertyPathExpression> {
+    /// `p₁|p₂|…` over the object properties and the properties of `roles` (a concept's
+    /// roles: used as object properties even where the schema does not declare them).
+    fn object_property_step(&self, roles: &[Iri]) -> Option<PropertyPathExpression> {
+        let properties: std::collections::BTreeSet<&Iri> =
+            self.sig.object_properties.keys().chain(roles).collect();
         alternatives(
-            self.sig
-                .object_properties
-                .keys()
+            properties
+                .into_iter()
                 .map(|p| PropertyPathExpression::NamedNode(node(p.as_str())))
                 .collect(),
         )
