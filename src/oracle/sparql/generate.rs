@@ -5,13 +5,13 @@
 //! members that the store finds by index — the typings of `A`'s implying types, the subjects
 //! of `r`'s edges for `∃r.C`, `≥n r.C`, `∃r.{a}`, `∃r.Self`, the subjects of `p` for data
 //! restrictions, the listed individuals of `{a, b}`; a conjunction takes one conjunct's seed,
-//! a disjunction the union of its operands' seeds. Where no seed exists (`⊤`, `¬C`, `∀r.C`,
+//! a disjunction one query per operand's seed. Where no seed exists (`⊤`, `¬C`, `∀r.C`,
 //! `≤n r.C`) the concept holds of individuals without any assertion, and the candidates are
 //! the active domain itself (typed with a named class or `owl:NamedIndividual`, or at an end
-//! of an object-property assertion: the universe
-//! [`crate::oracle::IndividualScope::ActiveDomain`] interns). Only plain patterns are sent
-//! (typings, property paths, `UNION`); membership of the candidates is then asked the usual
-//! way, in the shapes the endpoint's probe found it answers correctly.
+//! of an object-property assertion, as [`crate::oracle::IndividualScope::ActiveDomain`]
+//! interns it), asked part by part. Only plain patterns are sent (typings, property paths,
+//! `VALUES`); membership of the candidates is then asked the usual way, in the shapes the
+//! endpoint's probe found it answers correctly.
 
 use oxigraph::model::NamedNode;
 use spargebra::Query;
@@ -35,9 +35,9 @@ impl Compiler<'_> {
     /// Queries whose answers together are the candidates for `c`'s closed-world instances
     /// (a superset of them), each with whether its answers all lie in the active domain
     /// (otherwise check them with [`Self::in_domain_queries`]). `roles`: the properties the
-    /// concept uses as roles, whose ends count as individuals like an object property's. One query per seed of a
-    /// disjunction and per part of the active domain, without `UNION`: Virtuoso 7 drops
-    /// branches of a union beside a `VALUES` block.
+    /// concept uses as roles, whose ends count as individuals like an object property's.
+    /// One query per seed of a disjunction and per part of the active domain, without
+    /// `UNION`: Virtuoso 7 drops branches of a union beside a `VALUES` block.
     pub fn candidates_queries(&self, c: &Concept, roles: &[Iri]) -> Vec<(Query, bool)> {
         let x = Variable::new_unchecked(SUBJECT);
         let seeds = self.seeds(c, &x).unwrap_or_else(|| {
