@@ -225,7 +225,8 @@ pub enum QualityArg {
 #[command(next_help_heading = "Budgets and limits (every learner)")]
 pub struct SearchArgs {
     /// Time budget per problem (per fold in `cv`), in seconds, counted after the KB is
-    /// loaded: the first problem's budget also pays for the signature; 0 = no limit.
+    /// loaded: the first problem's budget also pays for the signature (leaving the search at
+    /// least a quarter); 0 = no limit.
     #[arg(long, value_name = "SECS", default_value_t = 10.0)]
     pub max_runtime: f64,
     /// Most candidate concepts to test per problem (deterministic runs use this).

@@ -94,11 +94,12 @@ pub fn prepare(
 }
 
 impl Prepared {
-    /// `budget` less the setup time no earlier run has paid (at most once per command).
+    /// `budget` less the setup time no earlier run has paid (at most once per command), but
+    /// never less than a quarter of it: a slow endpoint's signature must not leave the
+    /// search no time at all (the run then overruns by what the setup took past 3/4).
     fn budget_after_setup(&self, budget: Option<Duration>) -> Option<Duration> {
         let unpaid = Duration::from_millis(self.unpaid_setup_ms.swap(0, Ordering::Relaxed));
-        // A budget the setup used up still stops the search at once (not "no limit").
-        budget.map(|b| b.saturating_sub(unpaid))
+        budget.map(|b| b.saturating_sub(unpaid).max(b / 4))
     }
 }
 
