@@ -21,11 +21,9 @@ fn temp(name: &str) -> PathBuf {
     dir.join(name)
 }
 
-#[test]
-fn saved_model_predicts_the_instances_of_the_learned_expression() {
-    let model = temp("uncle.json");
-    let path = model.to_str().unwrap();
-    let learned = json(&[
+/// `learn` CELOE on family Uncle (5,000 tests), saving the model to `path`; the JSON.
+fn learn_uncle_saving_to(path: &str) -> serde_json::Value {
+    json(&[
         "learn",
         "--kb",
         FAMILY,
@@ -39,7 +37,14 @@ fn saved_model_predicts_the_instances_of_the_learned_expression() {
         "--json",
         "--save-model",
         path,
-    ]);
+    ])
+}
+
+#[test]
+fn saved_model_predicts_the_instances_of_the_learned_expression() {
+    let model = temp("uncle.json");
+    let path = model.to_str().unwrap();
+    let learned = learn_uncle_saving_to(path);
     let manchester = learned[0]["solutions"][0]["manchester"].as_str().unwrap();
     let doc: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&model).unwrap()).unwrap();
@@ -394,21 +399,7 @@ fn tbc_takes_the_operator_flags() {
 fn evaluate_model_honours_the_semantics_asked_for() {
     let model = temp("uncle-semantics.json");
     let path = model.to_str().unwrap();
-    let learned = json(&[
-        "learn",
-        "--kb",
-        FAMILY,
-        "--problems",
-        PROBLEMS,
-        "--problem",
-        "Uncle",
-        "--max-tests",
-        "5000",
-        "--quiet",
-        "--json",
-        "--save-model",
-        path,
-    ]);
+    let learned = learn_uncle_saving_to(path);
     let best = learned[0]["solutions"][0]["manchester"].as_str().unwrap();
     let evaluate = |extra: &[&str]| {
         let mut args = vec![

@@ -84,14 +84,25 @@ fn carcinogenesis_lists_the_same_instances_as_the_active_domain() {
     random_concepts_list_the_same_instances(&dir.join("carcinogenesis.nt.gz"), 20, 5000);
 }
 
+/// A store holding the Turtle `text`.
+fn turtle_store(text: &str) -> oxigraph::store::Store {
+    let store = oxigraph::store::Store::new().unwrap();
+    store
+        .load_from_reader(oxigraph::io::RdfFormat::Turtle, text.as_bytes())
+        .unwrap();
+    store
+}
+
+/// An IRI of the hand-written KBs below.
+fn e(local: &str) -> Iri {
+    Iri::new(format!("http://e.org/{local}"))
+}
+
 /// Each seed kind, and the constructors without one, on a KB small enough to read.
 #[test]
 fn every_seed_kind_and_the_whole_domain_cases() {
-    let store = oxigraph::store::Store::new().unwrap();
-    store
-        .load_from_reader(
-            oxigraph::io::RdfFormat::Turtle,
-            r#"@prefix : <http://e.org/> .
+    let store = turtle_store(
+        r#"@prefix : <http://e.org/> .
                @prefix owl: <http://www.w3.org/2002/07/owl#> .
                @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
                :Person a owl:Class . :Parent rdfs:subClassOf :Person .
@@ -100,13 +111,10 @@ fn every_seed_kind_and_the_whole_domain_cases() {
                :bob a :Person .
                :carl :hasChild :dora .
                :eve :age 30 .
-               :fay a owl:NamedIndividual ."#
-                .as_bytes(),
-        )
-        .unwrap();
+               :fay a owl:NamedIndividual ."#,
+    );
     let whole = oracle(&store, IndividualScope::ActiveDomain);
     let schema = oracle(&store, IndividualScope::Schema);
-    let e = |s: &str| Iri::new(format!("http://e.org/{s}"));
     let class = |s: &str| Concept::Class(e(s));
     let has_child = Role::new(e("hasChild"));
     let names = |c: &Concept| -> Vec<String> {
@@ -176,21 +184,15 @@ fn every_seed_kind_and_the_whole_domain_cases() {
 /// but individuals known only through such properties are not in the domain of `⊤` or `¬C`.
 #[test]
 fn undeclared_properties_count_where_a_concept_names_them() {
-    let store = oxigraph::store::Store::new().unwrap();
-    store
-        .load_from_reader(
-            oxigraph::io::RdfFormat::Turtle,
-            r#"@prefix : <http://e.org/> .
+    let store = turtle_store(
+        r#"@prefix : <http://e.org/> .
                @prefix owl: <http://www.w3.org/2002/07/owl#> .
                :Person a owl:Class .
                :ann a :Person .
-               :gus :likes :hal ."#
-                .as_bytes(),
-        )
-        .unwrap();
+               :gus :likes :hal ."#,
+    );
     let schema = oracle(&store, IndividualScope::Schema);
     let whole = oracle(&store, IndividualScope::ActiveDomain);
-    let e = |s: &str| Iri::new(format!("http://e.org/{s}"));
     let likes = |filler: Concept| Concept::Some {
         role: Role::new(e("likes")),
         filler: Box::new(filler),
