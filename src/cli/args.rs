@@ -32,6 +32,12 @@ pub enum Command {
     Cv(CvArgs),
     /// Apply a saved model (`learn --save-model`) to individuals of a KB.
     Predict(PredictArgs),
+    /// Write a saved model's predicted memberships (and, for scored models, scores with
+    /// provenance) into one named graph of a dataset file or a SPARQL Update endpoint.
+    Enrich(EnrichArgs),
+    /// Write a saved model's definition as an OWL axiom (functional syntax, OWL/XML or
+    /// Manchester syntax).
+    Export(ExportArgs),
     /// Measure speed and quality: `bench oracle` (evaluations/s cold and warm), `bench load`
     /// (triples/s), `bench learn` (learners per problem and backend), `bench tbc` (TBC grid).
     Bench(BenchArgs),
@@ -102,6 +108,10 @@ pub struct KbArgs {
     /// Append every SELECT sent to the store (time, rows, text) as a JSON line to FILE.
     #[arg(long, value_name = "FILE")]
     pub log_queries: Option<PathBuf>,
+    /// Also read the graphs of predictions `enrich` wrote (left out by default, so that
+    /// learning never takes its own output for facts).
+    #[arg(long)]
+    pub include_predictions: bool,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum, Default)]
@@ -388,6 +398,103 @@ pub struct PredictArgs {
     /// One JSON document `{model, predictions}` on stdout.
     #[arg(long)]
     pub json: bool,
+}
+
+/// `enrich`: where predictions go and which.
+#[derive(Debug, Args)]
+#[command(mut_arg("graph", |a| a.long("read-graph")))]
+#[command(group(clap::ArgGroup::new("destination").args(["out", "update_endpoint"])))]
+pub struct EnrichArgs {
+    #[command(flatten)]
+    pub kb: KbArgs,
+    /// The saved model (`learn --save-model`).
+    #[arg(long, value_name = "FILE")]
+    pub model: PathBuf,
+    /// With --kb: the dataset to write (.nq or .trig): the KB's triples plus the graph of
+    /// predictions, sorted; written to a temporary file and renamed into place.
+    #[arg(long, value_name = "FILE", requires = "kb")]
+    pub out: Option<PathBuf>,
+    /// With --endpoint: its SPARQL 1.1 Update endpoint.
+    #[arg(long, value_name = "URL", requires = "endpoint")]
+    pub update_endpoint: Option<String>,
+    /// The named graph the predictions go into (never the default graph).
+    #[arg(long = "graph", value_name = "IRI")]
+    pub target_graph: String,
+    /// The class predicted members are typed with (default: the class the model was trained
+    /// for, when its problem is named by an IRI).
+    #[arg(long, value_name = "IRI")]
+    pub target_class: Option<String>,
+    #[arg(long, value_enum, default_value_t)]
+    pub mode: ModeArg,
+    /// Scored models: a member is an individual whose score (probability, degree) is at
+    /// least this (default: the model's own decision).
+    #[arg(long, value_name = "P")]
+    pub threshold: Option<f64>,
+    /// Only the instances of this class expression (default: every individual).
+    #[arg(long, value_name = "EXPR", conflicts_with = "individuals")]
+    pub scope: Option<String>,
+    /// Only the examples (positives and negatives) of these problems.
+    #[arg(long, value_name = "LPFILE")]
+    pub individuals: Option<PathBuf>,
+    /// Write nothing; print what would be written (counts and a sample).
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Write into a graph that holds triples oxilearn did not write.
+    #[arg(long)]
+    pub force: bool,
+    /// Triples per INSERT DATA request (endpoints).
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    pub chunk_size: usize,
+    /// Record the run's time (prov:endedAtTime): reruns then differ in that triple.
+    #[arg(long)]
+    pub record_time: bool,
+    /// One JSON summary on stdout.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum, Default, PartialEq, Eq)]
+pub enum ModeArg {
+    /// The graph ends holding exactly this run's triples.
+    #[default]
+    Replace,
+    /// Add what the graph does not hold yet.
+    Append,
+}
+
+/// `export`: a model's definition as an OWL axiom.
+#[derive(Debug, Args)]
+#[command(mut_arg("format", |a| a.long("kb-format")))]
+pub struct ExportArgs {
+    #[command(flatten)]
+    pub kb: KbArgs,
+    /// The saved model (`learn --save-model`).
+    #[arg(long, value_name = "FILE")]
+    pub model: PathBuf,
+    /// The syntax written.
+    #[arg(long = "format", value_enum, default_value_t)]
+    pub syntax: ExportFormat,
+    /// The class being defined (default: the class the model was trained for, when its
+    /// problem is named by an IRI).
+    #[arg(long, value_name = "IRI")]
+    pub target_class: Option<String>,
+    /// Write `C SubClassOf Target` instead of `Target EquivalentTo C`.
+    #[arg(long)]
+    pub subclass: bool,
+    /// Write to this file (temporary file renamed into place) instead of stdout.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum, Default, PartialEq, Eq)]
+pub enum ExportFormat {
+    /// OWL 2 functional syntax.
+    #[default]
+    Ofn,
+    /// OWL/XML.
+    Owx,
+    /// Manchester syntax.
+    Manchester,
 }
 
 #[derive(Debug, Args)]

@@ -14,7 +14,9 @@ mod bench_learn;
 mod bench_scale;
 mod bench_tbc;
 mod cv;
+mod enrich;
 mod evaluate;
+mod export;
 mod generate;
 mod instances;
 mod kb_source;
@@ -102,6 +104,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Learn(a) => learn::run(a),
         Command::Cv(a) => cv::run(a),
         Command::Predict(a) => predict::run(a),
+        Command::Enrich(a) => enrich::run(a),
+        Command::Export(a) => export::run(a),
         Command::Bench(a) => bench::run(a),
         Command::GenerateProblems(a) => generate::run(a),
     }
