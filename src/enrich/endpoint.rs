@@ -16,6 +16,7 @@ use oxigraph::model::{NamedNode, NamedOrBlankNode, Quad, Term};
 use reqwest::header::CONTENT_TYPE;
 use spargebra::SparqlParser;
 
+use super::compare::quad_key;
 use super::{EnrichError, GraphState, Mode, WriteReport};
 use crate::oracle::backend::{Auth, HttpBackend, HttpOptions, SparqlBackend};
 use crate::vocab;
@@ -173,10 +174,14 @@ impl UpdateEndpoint {
             GraphState::Empty => HashSet::new(),
             _ => self.triples(graph)?,
         };
-        let this_run: HashSet<&Quad> = quads.iter().collect();
-        let missing: Vec<&Quad> = quads.iter().filter(|q| !before.contains(*q)).collect();
+        let before: HashSet<String> = before.iter().map(quad_key).collect();
+        let this_run: HashSet<String> = quads.iter().map(quad_key).collect();
+        let missing: Vec<&Quad> = quads
+            .iter()
+            .filter(|q| !before.contains(&quad_key(q)))
+            .collect();
         let removed = match mode {
-            Mode::Replace => before.iter().filter(|q| !this_run.contains(q)).count(),
+            Mode::Replace => before.iter().filter(|q| !this_run.contains(*q)).count(),
             Mode::Append => 0,
         };
         let report = WriteReport {
@@ -254,6 +259,17 @@ impl UpdateEndpoint {
         }
     }
 
+    /// Drops `graph` at the endpoint (`DROP SILENT GRAPH`: a graph that is not there is no
+    /// error), e.g. to take an enrichment back.
+    pub fn drop_graph(&self, graph: &NamedNode) -> Result<(), EnrichError> {
+        self.update(
+            &format!("dropping {graph}"),
+            &format!("DROP SILENT GRAPH {graph}"),
+            true,
+        )
+        .map_err(|message| EnrichError::Endpoint { message })
+    }
+
     /// The error of a failed step before the target was touched.
     fn unchanged(&self, graph: &NamedNode, e: String) -> EnrichError {
         EnrichError::Endpoint {
@@ -312,7 +328,9 @@ impl UpdateEndpoint {
         }
         let body = response.text().await.unwrap_or_default();
         let excerpt: String = body.chars().take(300).collect();
-        let transient = status.as_u16() == 429 || status.is_server_error();
+        // Virtuoso answers 500 to SQL errors too (permissions, syntax): those stay.
+        let refused = body.contains("SECURITY") || body.contains("Virtuoso 37000");
+        let transient = status.as_u16() == 429 || (status.is_server_error() && !refused);
         Err((format!("HTTP {status}: {}", excerpt.trim()), transient))
     }
 }

@@ -13,6 +13,7 @@
 
 pub mod build;
 pub mod canonical;
+pub mod compare;
 #[cfg(feature = "http")]
 pub mod endpoint;
 pub mod file;
