@@ -254,9 +254,10 @@ pub struct SearchArgs {
 #[derive(Debug, Args, Clone)]
 #[command(next_help_heading = "CELOE options (--algorithm celoe)")]
 pub struct CeloeArgs {
-    /// Percentage of positives a solution may miss.
-    #[arg(long, value_name = "PCT", default_value_t = 0.0)]
-    pub noise: f64,
+    /// Percentage of positives a solution may miss (DL-Learner's noise constraint). Without
+    /// it, no constraint: nodes are pruned by their optimistic bound instead.
+    #[arg(long, value_name = "PCT")]
+    pub noise: Option<f64>,
     /// Deepest class expression considered.
     #[arg(long, value_name = "N", default_value_t = 7)]
     pub max_depth: usize,

@@ -11,8 +11,14 @@ pub struct CeloeParams {
     /// F1 (default, as Ontolearn reports) or accuracy (DL-Learner's default).
     pub quality: QualityMeasure,
     /// Percentage of positives a solution may miss (0–100); refinements missing more are
-    /// "too weak" and pruned.
+    /// "too weak" and pruned (DL-Learner's `noisePercentage`). The default, 100, is no
+    /// constraint: the optimistic bound ([`CeloeParams::prune_by_bound`]) prunes instead,
+    /// which needs no guess of the data's noise.
     pub noise_percentage: f64,
+    /// Do not refine a node whose optimistic bound (its covered positives kept, its covered
+    /// negatives dropped) is below the quality of the k-th best solution kept
+    /// (`max_results`): nothing below it could be kept. See [`crate::learn::search::optimistic_quality`].
+    pub prune_by_bound: bool,
     /// Deepest syntax tree a candidate may have (DL-Learner: 7).
     pub max_depth: usize,
     /// Longest candidate (none: unbounded, as in DL-Learner). With a bound the search can
@@ -46,7 +52,8 @@ impl Default for CeloeParams {
     fn default() -> Self {
         CeloeParams {
             quality: QualityMeasure::F1,
-            noise_percentage: 0.0,
+            noise_percentage: 100.0,
+            prune_by_bound: true,
             max_depth: 7,
             max_length: None,
             max_results: 10,
