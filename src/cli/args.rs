@@ -288,6 +288,54 @@ pub struct CeloeArgs {
     pub refinement_penalty: f64,
 }
 
+/// Forest Mixing's own options (it also takes CELOE's search options: --noise,
+/// --max-depth, --max-results, --keep-searching, --no-minimize and the heuristic weights).
+#[derive(Debug, Args, Clone)]
+#[command(next_help_heading = "Forest Mixing options (--algorithm forest-mixing)")]
+pub struct ForestArgs {
+    /// Trees grown from computed start classes (those covering all positives, most
+    /// specific first, then ⊤).
+    #[arg(long, value_name = "N", default_value_t = 2)]
+    pub trees: usize,
+    /// A tree's start class (repeatable: one tree each; replaces the computed ones).
+    #[arg(long = "start-classes", value_name = "EXPR")]
+    pub start_classes: Vec<String>,
+    /// The paper's maxNodesAddedPerTree: expressions a tree takes from the shared pool per
+    /// turn.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub max_nodes_per_tree: usize,
+    /// Longest conjunction the mixing step adds to the pool.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub max_mix_length: usize,
+    /// Node score: celoe (CELOE's), ht1 (+ weight / parent's refinements), fh (F1 with
+    /// depth penalty and high/low-F1 bonus/penalty).
+    #[arg(long, value_enum, default_value_t)]
+    pub forest_heuristic: ForestHeuristicArg,
+    /// HT1's weight of 1 / (parent's refinement count).
+    #[arg(long, value_name = "F", default_value_t = 0.1)]
+    pub ht1_weight: f64,
+    /// FH's penalty α per horizontal expansion.
+    #[arg(long, value_name = "F", default_value_t = 0.1)]
+    pub fh_alpha: f64,
+    /// FH's bonus β when F1 ≥ 0.8.
+    #[arg(long, value_name = "F", default_value_t = 0.1)]
+    pub fh_beta: f64,
+    /// FH's penalty γ when F1 ≤ 0.3.
+    #[arg(long, value_name = "F", default_value_t = 0.1)]
+    pub fh_gamma: f64,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum, Default, PartialEq, Eq)]
+pub enum ForestHeuristicArg {
+    /// CELOE's score (DL-Learner's OEHeuristicRuntime).
+    #[default]
+    Celoe,
+    /// The paper's HT1.
+    Ht1,
+    /// The paper's FH.
+    Fh,
+}
+
 /// The refinement operator's language (reference defaults).
 #[derive(Debug, Args, Clone)]
 #[command(next_help_heading = "Operator language (learners that refine concepts)")]
@@ -360,6 +408,9 @@ pub struct LearnArgs {
     pub celoe: CeloeArgs,
     #[command(flatten)]
     pub tbc: TbcArgs,
+    /// Boxed: the bench command enum holds these arguments and must stay small.
+    #[command(flatten)]
+    pub forest: Box<ForestArgs>,
     /// Long names of the flags given on the command line (filled after parsing, so shared
     /// flags a learner cannot use are refused and defaults are not).
     #[arg(skip)]

@@ -40,7 +40,11 @@ pub struct LearnerEntry {
 }
 
 /// Every learner.
-pub const REGISTRY: &[&LearnerEntry] = &[&learners::celoe::ENTRY, &learners::tbc::ENTRY];
+pub const REGISTRY: &[&LearnerEntry] = &[
+    &learners::celoe::ENTRY,
+    &learners::tbc::ENTRY,
+    &learners::forest::ENTRY,
+];
 
 /// Flags every learner command shares, whether or not the learner uses them.
 pub const SHARED: &[&str] = &[

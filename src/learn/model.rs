@@ -79,7 +79,10 @@ impl ConceptModel {
         Ok(examples.confusion(&self.members(oracle, examples.all())?))
     }
 
-    fn from_body(body: &serde_json::Value, vocabulary: &Vocabulary) -> Result<Self, LearnError> {
+    pub(crate) fn from_body(
+        body: &serde_json::Value,
+        vocabulary: &Vocabulary,
+    ) -> Result<Self, LearnError> {
         let bad = |m: String| LearnError::ModelFormat(m);
         let b: Body =
             serde_json::from_value(body.clone()).map_err(|e| bad(format!("celoe model: {e}")))?;

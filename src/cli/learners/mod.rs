@@ -2,4 +2,5 @@
 //! learner (parameters from the arguments, the flags it takes, its extra JSON fields).
 
 pub mod celoe;
+pub mod forest;
 pub mod tbc;
