@@ -36,6 +36,7 @@ pub mod learn;
 pub mod oracle;
 pub mod problem;
 pub mod refine;
+pub mod sparql_functions;
 
 pub use knowledge_base::{KbOracle, KnowledgeBase, KnowledgeBaseBuilder, KnowledgeBaseError};
 
