@@ -37,6 +37,7 @@ pub mod learn;
 pub mod oracle;
 pub mod problem;
 pub mod refine;
+pub mod sparql_functions;
 pub mod vocab;
 
 pub use knowledge_base::{KbOracle, KnowledgeBase, KnowledgeBaseBuilder, KnowledgeBaseError};
