@@ -123,13 +123,7 @@ impl KnowledgeBaseBuilder {
         let start = Instant::now();
         let endpoint = options.endpoint.clone();
         let mut warnings = Vec::new();
-        let options = if self.include_predictions || !options.default_graphs.is_empty() {
-            options
-        } else {
-            let (options, warning) = super::remote_predictions::without_predictions(options)?;
-            warnings.extend(warning);
-            options
-        };
+        let chosen_graphs = !options.default_graphs.is_empty();
         let probe_error = |source| KnowledgeBaseError::Probe {
             endpoint: endpoint.clone(),
             source,
@@ -139,7 +133,13 @@ impl KnowledgeBaseBuilder {
             source,
         })?;
         // Logged from the first request on, the probe included.
-        let backend = self.logged(Box::new(backend))?;
+        let mut backend = self.logged(Box::new(backend))?;
+        if !(self.include_predictions || chosen_graphs) {
+            let (kept, warning) =
+                super::remote_predictions::without_predictions(backend).map_err(probe_error)?;
+            backend = kept;
+            warnings.extend(warning);
+        }
         let caps = require_capabilities(backend.as_ref()).map_err(probe_error)?;
         if !caps.counting() {
             warnings.push(format!(

@@ -1,61 +1,51 @@
 //! Keeping oxilearn's own predictions out of what an endpoint shows: where the default graph
 //! is the union of all graphs (Virtuoso), a graph `enrich` wrote would be read back as facts.
-//! When the default graph shows such a graph, the other graphs are named as the default
-//! graph instead (`default-graph-uri`), with a warning saying so.
+//! When the default graph shows such a graph, every query reads the other graphs instead
+//! (`FROM`, see [`FromGraphs`]), with a warning saying so. The check's queries go through the
+//! caller's backend, so `--log-queries` records them.
 
 use spargebra::SparqlParser;
+use spargebra::term::NamedNode;
 
-use super::KnowledgeBaseError;
-use crate::oracle::backend::{HttpBackend, HttpOptions, SparqlBackend};
+use crate::oracle::OracleError;
+use crate::oracle::backend::{FromGraphs, SparqlBackend};
 use crate::vocab;
 
-/// The options to read the endpoint without prediction graphs, and the warning when that
-/// changed them. Costs one query where the default graph shows no prediction graph.
+/// `backend`, reading only the graphs without predictions when its default graph shows a
+/// prediction graph, and the warning when it does. Costs one query otherwise.
 pub fn without_predictions(
-    options: HttpOptions,
-) -> Result<(HttpOptions, Option<String>), KnowledgeBaseError> {
-    let endpoint = options.endpoint.clone();
-    let error = |source| KnowledgeBaseError::Probe {
-        endpoint: endpoint.clone(),
-        source,
-    };
-    let backend =
-        HttpBackend::new(options.clone()).map_err(|source| KnowledgeBaseError::Endpoint {
-            endpoint: endpoint.clone(),
-            source,
-        })?;
+    backend: Box<dyn SparqlBackend>,
+) -> Result<(Box<dyn SparqlBackend>, Option<String>), OracleError> {
     let marked = iris(
-        &backend,
+        backend.as_ref(),
         &format!(
             "SELECT DISTINCT ?g WHERE {{ ?g a <{}> }} LIMIT 10000",
             vocab::PREDICTION_GRAPH
         ),
-    )
-    .map_err(error)?;
+    )?;
     if marked.is_empty() {
-        return Ok((options, None));
+        return Ok((backend, None));
     }
     let graphs: Vec<String> = iris(
-        &backend,
-        "SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } } LIMIT 10000",
-    )
-    .map_err(error)?
+        backend.as_ref(),
+        "SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } } LIMIT 100000",
+    )?
     .into_iter()
     .filter(|g| !marked.contains(g))
     .collect();
     let warning = format!(
-        "{endpoint}'s default graph shows oxilearn's predictions ({}); reading the {} other \
-         graph(s) instead (pass --graph to choose, --include-predictions to read them too)",
+        "{}'s default graph shows oxilearn's predictions ({}); reading the {} other graph(s) \
+         instead (pass --graph to choose, --include-predictions to read them too)",
+        backend.name(),
         marked.join(", "),
         graphs.len()
     );
-    let mut options = options;
-    options.default_graphs = graphs;
-    Ok((options, Some(warning)))
+    let graphs = graphs.into_iter().map(NamedNode::new_unchecked).collect();
+    Ok((Box::new(FromGraphs::new(backend, graphs)), Some(warning)))
 }
 
 /// The IRIs bound to the query's one variable, sorted.
-fn iris(backend: &HttpBackend, query: &str) -> Result<Vec<String>, crate::oracle::OracleError> {
+fn iris(backend: &dyn SparqlBackend, query: &str) -> Result<Vec<String>, OracleError> {
     let query = SparqlParser::new()
         .parse_query(query)
         .expect("a valid fixed query");
