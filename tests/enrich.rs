@@ -566,3 +566,134 @@ fn exported_axioms_read_back_with_our_loader() {
     let err = fails_with(&["export", "--kb", FAMILY, "--model", m]);
     assert!(err.contains("--target-class"), "{err}");
 }
+
+/// A probabilistic model (TBC): each member's prediction carries its probability, a
+/// threshold decides membership, and `--scope` limits the individuals asked about.
+#[test]
+fn scored_models_write_probabilities_and_thresholds_decide() {
+    let shapes = "fixtures/tbc/shapes.ttl";
+    let model = temp("shapes-tbc.json");
+    json(&[
+        "learn",
+        "--algorithm",
+        "tbc",
+        "--kb",
+        shapes,
+        "--problems",
+        "fixtures/tbc/problems.json",
+        "--semantics",
+        "open",
+        "--missing",
+        "im3",
+        "--quiet",
+        "--json",
+        "--save-model",
+        model.to_str().unwrap(),
+    ]);
+    let m = model.to_str().unwrap();
+    let predictions = json(&["predict", "--kb", shapes, "--model", m, "--json"]);
+    let probability: std::collections::BTreeMap<String, f64> = predictions["predictions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            let iri = p["individual"].as_str().unwrap().to_owned();
+            (iri, p["probability"].as_f64().unwrap())
+        })
+        .collect();
+    let class = "http://example.org/Predicted";
+    for threshold in ["0.5", "0.9"] {
+        let t: f64 = threshold.parse().unwrap();
+        let out = temp(&format!("shapes-{threshold}.nq"));
+        let summary = json(&[
+            "enrich",
+            "--kb",
+            shapes,
+            "--model",
+            m,
+            "--graph",
+            GRAPH,
+            "--target-class",
+            class,
+            "--threshold",
+            threshold,
+            "--out",
+            out.to_str().unwrap(),
+            "--json",
+        ]);
+        let expected: BTreeSet<String> = probability
+            .iter()
+            .filter(|(_, p)| **p >= t)
+            .map(|(i, _)| i.clone())
+            .collect();
+        assert_eq!(
+            summary["predicted_members"],
+            expected.len(),
+            "threshold {threshold}"
+        );
+        let store = load(&out);
+        assert_eq!(
+            typed_in(&store, GRAPH, class),
+            expected,
+            "threshold {threshold}"
+        );
+        // One prediction resource per member, with the probability predict gave.
+        let query = format!(
+            "SELECT ?x ?p WHERE {{ GRAPH <{GRAPH}> {{ ?r <{}> ?x ; <{}> ?p }} }}",
+            oxilearn::vocab::INDIVIDUAL,
+            oxilearn::vocab::PROBABILITY
+        );
+        let oxigraph::sparql::QueryResults::Solutions(rows) =
+            oxigraph::sparql::SparqlEvaluator::new()
+                .parse_query(&query)
+                .unwrap()
+                .on_store(&store)
+                .execute()
+                .unwrap()
+        else {
+            panic!("solutions expected")
+        };
+        let mut seen = 0;
+        for row in rows {
+            let row = row.unwrap();
+            let Some(Term::NamedNode(x)) = row.get("x") else {
+                panic!()
+            };
+            let Some(Term::Literal(p)) = row.get("p") else {
+                panic!()
+            };
+            let p: f64 = p.value().parse().unwrap();
+            assert!((p - probability[x.as_str()]).abs() < 1e-9);
+            seen += 1;
+        }
+        assert_eq!(seen, expected.len());
+    }
+    // --scope: only the instances of a class expression are asked about.
+    let scoped = json(&[
+        "enrich",
+        "--kb",
+        shapes,
+        "--model",
+        m,
+        "--graph",
+        GRAPH,
+        "--target-class",
+        class,
+        "--scope",
+        "<http://example.org/shapes#Marked>",
+        "--dry-run",
+        "--json",
+    ]);
+    let marked = json(&[
+        "instances",
+        "--kb",
+        shapes,
+        "--concept",
+        "<http://example.org/shapes#Marked>",
+        "--json",
+    ])["count"]
+        .as_u64()
+        .unwrap();
+    assert!(marked > 0 && marked < probability.len() as u64);
+    assert_eq!(scoped["individuals_in_scope"], marked, "{scoped}");
+}

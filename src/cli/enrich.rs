@@ -42,7 +42,10 @@ struct Summary {
     #[serde(skip_serializing_if = "Option::is_none")]
     written: Option<WriteReport>,
     destination: String,
+    /// Wall time in all, and of its two main steps.
     seconds: f64,
+    seconds_predicting: f64,
+    seconds_writing: f64,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     sample: Vec<String>,
 }
@@ -67,7 +70,9 @@ pub fn run(args: EnrichArgs) -> anyhow::Result<()> {
     let identity = ModelIdentity::of(&text, &loaded, kb.vocabulary());
     let class = target_class(args.target_class.as_deref(), &identity)?;
     let individuals = selected(&kb, args.individuals.as_deref(), args.scope.as_deref())?;
+    let predicting = Instant::now();
     let predictions = predict(&kb, loaded.model.as_ref(), &individuals)?;
+    let seconds_predicting = predicting.elapsed().as_secs_f64();
     let members = predicted_members(&kb, predictions, args.threshold)?;
     let run = Enrichment {
         model: &identity,
@@ -82,6 +87,7 @@ pub fn run(args: EnrichArgs) -> anyhow::Result<()> {
         ModeArg::Replace => Mode::Replace,
         ModeArg::Append => Mode::Append,
     };
+    let writing = Instant::now();
     let (destination, written) = if args.dry_run {
         (dry_run_destination(&args), None)
     } else {
@@ -102,6 +108,8 @@ pub fn run(args: EnrichArgs) -> anyhow::Result<()> {
         written,
         destination,
         seconds: started.elapsed().as_secs_f64(),
+        seconds_predicting,
+        seconds_writing: writing.elapsed().as_secs_f64(),
         sample: if args.dry_run {
             quads
                 .iter()
