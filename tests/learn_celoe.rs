@@ -352,39 +352,13 @@ fn invalid_parameters_are_refused() {
     }
 }
 
-/// The classic family problems that have no named class get real definitions (a role
-/// restriction, not `Female`/`Male`, which is what Ontolearn's CELOE returns for Aunt and
-/// Uncle) far above the single classes' F1 (Aunt `Female` 0.80, Uncle `Male` 0.88,
-/// Cousin 0.73). The budget is small for a debug build; `bench learn` measures 10 s runs.
+/// The classic family problems that have no named class get exact definitions with the
+/// defaults: no noise guess (the optimistic bound prunes) and an expansion penalty that is
+/// halved whenever the search stalls, so that the length-11 to 14 definitions come within
+/// reach (with DL-Learner's fixed 0.1 the best were 0.965, 0.974 and 0.910 after 10 s).
+/// Ontolearn's CELOE returns `Female`/`Male` for Aunt and Uncle.
 #[test]
-fn aunt_uncle_and_cousin_get_real_definitions_on_the_real_family_kb() {
-    let Some(dir) = shared_dataset("family") else {
-        return;
-    };
-    let kb = kb(&[dir.join("family-benchmark_rich_background.owl")]);
-    let problems = dir.join("lps.json");
-    for (name, at_least) in [("Aunt", 0.9), ("Uncle", 0.9), ("Cousin", 0.85)] {
-        let ex = examples(&kb, &problem(&problems, name));
-        let run = learn(&kb, &ex, budget(60_000));
-        let best = run.model.best().unwrap();
-        assert!(
-            best.confusion.f1() >= at_least && length(&best.concept) >= 5,
-            "{name}: {:?} F1 {} after {:?}",
-            best.concept,
-            best.confusion.f1(),
-            run.stats
-        );
-        assert_eq!(
-            best.confusion.fn_, 0,
-            "{name}: no noise, no missed positive"
-        );
-    }
-}
-
-/// With the expansion penalty of DL-Learner's own family configurations (0.02 instead of the
-/// heuristic's default 0.1) the search goes deep enough to define all three exactly.
-#[test]
-fn aunt_uncle_and_cousin_are_defined_exactly_with_the_family_configuration_penalty() {
+fn aunt_uncle_and_cousin_are_defined_exactly_with_the_defaults() {
     let Some(dir) = shared_dataset("family") else {
         return;
     };
@@ -392,9 +366,7 @@ fn aunt_uncle_and_cousin_are_defined_exactly_with_the_family_configuration_penal
     let problems = dir.join("lps.json");
     for name in ["Aunt", "Uncle", "Cousin"] {
         let ex = examples(&kb, &problem(&problems, name));
-        let mut params = budget(150_000);
-        params.params.heuristic.expansion_penalty_factor = 0.02;
-        let run = learn(&kb, &ex, params);
+        let run = learn(&kb, &ex, budget(150_000));
         let best = run.model.best().unwrap();
         assert_eq!(
             best.confusion.f1(),
@@ -404,7 +376,11 @@ fn aunt_uncle_and_cousin_are_defined_exactly_with_the_family_configuration_penal
             run.stats
         );
         assert!(length(&best.concept) >= 9, "{name}: {:?}", best.concept);
-        assert_eq!(run.stats.termination, Termination::PerfectSolution);
+        assert!(
+            run.stats.details["penalty_halvings"].as_u64().unwrap() >= 1,
+            "{name}: {:?}",
+            run.stats
+        );
     }
 }
 

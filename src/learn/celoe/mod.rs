@@ -18,12 +18,14 @@
 //! (query budget, deadline) ends the run cleanly with the solutions found so far.
 
 mod params;
+mod stall;
 
 pub use params::CeloeParams;
 
 use super::minimize::Minimizer;
 use super::search::{
-    BestSolutions, Evaluator, SearchTree, SeenConcepts, cannot_beat, optimistic_quality,
+    BestSolutions, Evaluator, OeHeuristic, SearchTree, SeenConcepts, cannot_beat,
+    optimistic_quality,
 };
 use super::{
     ConceptModel, Examples, FitResult, LearnError, Learner, Progress, QueryBudgeted, RunControl,
@@ -122,6 +124,7 @@ impl<'r> Celoe<'r> {
         let mut tests: u64 = 0;
         let mut refinements: u64 = 0;
         let mut pruned_by_bound: u64 = 0;
+        let mut relaxer = p.relax_penalty_to.map(stall::StallRelaxer::new);
         // Not worth refining: the bound is below the k-th best solution's quality.
         let hopeless = |confusion: &crate::eval::Confusion, best: &BestSolutions| {
             p.prune_by_bound
@@ -210,6 +213,18 @@ impl<'r> Celoe<'r> {
                                 }
                                 best.offer(c, e.quality, e.confusion);
                             }
+                            if let Some(r) = &mut relaxer {
+                                let h = tree.heuristic();
+                                let q = best.best_quality().unwrap_or(0.0);
+                                if let Some(lower) =
+                                    r.after_batch(tests, q, h.expansion_penalty_factor)
+                                {
+                                    tree.set_heuristic(OeHeuristic {
+                                        expansion_penalty_factor: lower,
+                                        ..h
+                                    });
+                                }
+                            }
                             clock.report(&Progress {
                                 concepts_tested: tests,
                                 best_quality: best.best_quality().unwrap_or(0.0),
@@ -241,6 +256,13 @@ impl<'r> Celoe<'r> {
         // Refinements not added and nodes taken out of the tree (`nodes_removed` of them).
         details.insert("pruned_by_bound".into(), pruned_by_bound.into());
         details.insert("nodes_removed".into(), tree.removed().into());
+        if let Some(r) = &relaxer {
+            details.insert("penalty_halvings".into(), r.halvings().into());
+        }
+        details.insert(
+            "expansion_penalty".into(),
+            tree.heuristic().expansion_penalty_factor.into(),
+        );
         details.insert(
             "max_horizontal_expansion".into(),
             tree.max_horizontal_expansion().into(),

@@ -19,6 +19,9 @@ pub struct CeloeParams {
     /// negatives dropped) is below the quality of the k-th best solution kept
     /// (`max_results`): nothing below it could be kept. See [`crate::learn::search::optimistic_quality`].
     pub prune_by_bound: bool,
+    /// Halve the heuristic's expansion penalty, down to this floor, each time the search
+    /// stalls (see `celoe::stall`); `None` keeps the penalty fixed, as DL-Learner does.
+    pub relax_penalty_to: Option<f64>,
     /// Deepest syntax tree a candidate may have (DL-Learner: 7).
     pub max_depth: usize,
     /// Longest candidate (none: unbounded, as in DL-Learner). With a bound the search can
@@ -54,6 +57,7 @@ impl Default for CeloeParams {
             quality: QualityMeasure::F1,
             noise_percentage: 100.0,
             prune_by_bound: true,
+            relax_penalty_to: Some(0.01),
             max_depth: 7,
             max_length: None,
             max_results: 10,
@@ -89,6 +93,12 @@ impl CeloeParams {
         }
         if self.max_length == Some(0) {
             return invalid("max_length", "must be at least 1");
+        }
+        if self
+            .relax_penalty_to
+            .is_some_and(|f| !f.is_finite() || f < 0.0)
+        {
+            return invalid("relax_penalty_to", "must be a finite number, at least 0");
         }
         let h = &self.heuristic;
         for (name, value) in [
