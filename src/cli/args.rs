@@ -282,8 +282,8 @@ pub struct CeloeArgs {
 #[derive(Debug, Args, Clone)]
 #[command(next_help_heading = "Forest Mixing options (--algorithm forest-mixing)")]
 pub struct ForestArgs {
-    /// Trees grown from computed start classes (those covering all positives, most
-    /// specific first, then ⊤).
+    /// Most trees grown from computed start classes (the most specific classes covering
+    /// all positives; ⊤ when none does).
     #[arg(long, value_name = "N", default_value_t = 2)]
     pub trees: usize,
     /// A tree's start class (repeatable: one tree each; replaces the computed ones).
