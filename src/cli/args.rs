@@ -293,8 +293,8 @@ pub struct CeloeArgs {
 #[derive(Debug, Args, Clone)]
 #[command(next_help_heading = "Forest Mixing options (--algorithm forest-mixing)")]
 pub struct ForestArgs {
-    /// Trees grown from computed start classes (those covering all positives, most
-    /// specific first, then ⊤).
+    /// Most trees grown from computed start classes (the most specific classes covering
+    /// all positives; ⊤ when none does).
     #[arg(long, value_name = "N", default_value_t = 2)]
     pub trees: usize,
     /// A tree's start class (repeatable: one tree each; replaces the computed ones).
@@ -578,6 +578,19 @@ pub enum BenchCommand {
     /// The same problem on the KB replicated k times: time to the first test, signature and
     /// search time, tests/s, queries per test, peak RSS, same best solution (issue 9).
     Scale(super::bench_scale::BenchScaleArgs),
+    /// Forest Mixing against CELOE per problem: tests and time to the best, final F1.
+    Forest(BenchForestArgs),
+}
+
+/// `bench forest`: the learner flags (shared by both algorithms) and noise-free problems.
+#[derive(Debug, Args)]
+pub struct BenchForestArgs {
+    #[command(flatten)]
+    pub learn: LearnArgs,
+    /// The same problems without noise (matched by name): the learned expressions are also
+    /// scored against them (`cleanF1`).
+    #[arg(long, value_name = "LPFILE")]
+    pub clean_problems: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

@@ -10,6 +10,7 @@ macro_rules! outln {
 
 mod args;
 mod bench;
+mod bench_forest;
 mod bench_learn;
 mod bench_scale;
 mod bench_tbc;

@@ -1,9 +1,8 @@
 //! Forest Mixing (`papers/forest-mixing.txt`): CELOE's refinement search grown as several
 //! trees that share one pool of refinements.
 //!
-//! - **Trees** start from classes that cover all positives ([`start`]; or from user-given
-//!   start classes): the most specific first, then other covering classes, then ⊤, up to
-//!   `trees` of them.
+//! - **Trees** start from the most specific classes that cover all positives ([`start`];
+//!   ⊤ when no class does), up to `trees` of them, or from user-given start classes.
 //! - **Turns**: the trees take turns, in order. On its turn a tree expands its best node as
 //!   CELOE does (ρ with a length limit one above the node's last, unseen refinements only,
 //!   too-weak ones dropped) and puts the scored refinements in the **shared pool**; then it
@@ -100,6 +99,8 @@ struct Counters {
     mixed_pooled: u64,
     /// Expressions a tree took from the pool that another tree's expansion produced.
     adopted: u64,
+    /// Turns the trees took.
+    turns: u64,
 }
 
 /// The start expressions with their scores, and a budget's termination.
@@ -178,8 +179,10 @@ impl<'a, O: MembershipOracle + ?Sized> Search<'a, O> {
         Ok(None)
     }
 
-    /// The start expressions with their scores: the user's, or the covering classes (then
-    /// ⊤ when they are fewer than `trees`). Too-weak user classes start no tree.
+    /// The start expressions with their scores: the user's, or up to `trees` most specific
+    /// covering classes (⊤ when there is none). An ancestor of a start class would only
+    /// search a weaker copy of its space, so covering classes that are not most specific
+    /// start no tree. Too-weak user classes start no tree either.
     fn starts(&mut self) -> Result<Starts, LearnError> {
         let mut out = Vec::new();
         if !self.p.start_classes.is_empty() {
@@ -209,10 +212,11 @@ impl<'a, O: MembershipOracle + ?Sized> Search<'a, O> {
         out.extend(
             candidates
                 .into_iter()
+                .filter(|s| s.most_specific)
                 .take(self.p.trees)
                 .map(|s| (s.concept, s.evaluated)),
         );
-        if out.len() < self.p.trees && stop.is_none() {
+        if out.is_empty() && stop.is_none() {
             let top = [Concept::Top];
             self.score_each(&top, &mut |s, c, e| {
                 s.offer(c, &e);
@@ -271,6 +275,7 @@ impl<'a, O: MembershipOracle + ?Sized> Search<'a, O> {
     /// Tree `t`'s turn: expand its best node, mix it with the earlier trees' bests, draw
     /// from the pool. Whether anything happened, and a budget's termination.
     fn turn(&mut self, t: usize) -> Result<(bool, Option<Termination>), LearnError> {
+        self.n.turns += 1;
         let max_length = self.p.max_length;
         let expandable = |e: &Entry| {
             (e.facts.quality < PERFECT || e.facts.horizontal_expansion < e.length)
@@ -377,6 +382,7 @@ impl<'a, O: MembershipOracle + ?Sized> Search<'a, O> {
         );
         d.insert("refinements".into(), self.n.refinements.into());
         d.insert("expansions".into(), self.n.expansions.into());
+        d.insert("turns".into(), self.n.turns.into());
         d.insert("mixed_tested".into(), self.n.mixed.into());
         d.insert("mixed_pooled".into(), self.n.mixed_pooled.into());
         d.insert("adopted_from_other_trees".into(), self.n.adopted.into());
