@@ -221,6 +221,73 @@ pub struct TbcArgs {
     pub max_features: usize,
 }
 
+/// Options of `--algorithm owl-boost` and `--algorithm wfoil-dl` (the weak learner alone).
+#[derive(Debug, Args, Clone)]
+#[command(next_help_heading = "Fuzzy OWL-Boost options (--algorithm owl-boost, wfoil-dl)")]
+pub struct BoostArgs {
+    /// Boosting rounds at most (early stop when a round is no better than chance).
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub rounds: usize,
+    /// The t-norm of fuzzy conjunction.
+    #[arg(long, value_enum, default_value_t)]
+    pub tnorm: TNormArg,
+    /// Real AdaBoost's α: error = ½ ln((1−ε)/ε) (the paper's), correlation = ½ ln((1+r)/(1−r)).
+    #[arg(long, value_enum, default_value_t)]
+    pub alpha_form: AlphaFormArg,
+    /// Fuzzy sets per numeric data property: 3, 5 or 7.
+    #[arg(long, value_name = "K", default_value_t = 3)]
+    pub fuzzy_sets: usize,
+    /// How numeric values are partitioned into fuzzy sets.
+    #[arg(long, value_enum, default_value_t)]
+    pub fuzzy_partition: PartitionArg,
+    /// θ: an axiom stops growing once its confidence reaches this.
+    #[arg(long, value_name = "F", default_value_t = 0.9)]
+    pub theta: f64,
+    /// An axiom also stops growing once it covers at most this weighted share of the negatives.
+    #[arg(long, value_name = "F", default_value_t = 0.0)]
+    pub max_negative_share: f64,
+    /// Axioms per weak hypothesis at most.
+    #[arg(long, value_name = "N", default_value_t = 5)]
+    pub max_axioms: usize,
+    /// Conjuncts per axiom at most.
+    #[arg(long, value_name = "N", default_value_t = 4)]
+    pub max_conjuncts: usize,
+    /// Nesting of ∃ in the operator's atoms.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub role_depth: usize,
+    /// ∃r.{a} atoms for roles with at most this many distinct successors (0 = none).
+    #[arg(long, value_name = "N", default_value_t = 12)]
+    pub max_values: usize,
+    /// τ: an axiom covers an individual above this degree (0 = the paper's reading).
+    #[arg(long, value_name = "F", default_value_t = 0.5)]
+    pub cover_degree: f64,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum, Default)]
+pub enum TNormArg {
+    /// min(a, b)
+    #[default]
+    Goedel,
+    /// max(0, a + b − 1)
+    Lukasiewicz,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum, Default)]
+pub enum AlphaFormArg {
+    #[default]
+    Error,
+    Correlation,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum, Default)]
+pub enum PartitionArg {
+    /// Equal-width triangles with shoulders.
+    #[default]
+    EqualWidth,
+    /// Triangles around fuzzy C-means centroids.
+    CMeans,
+}
+
 #[derive(Debug, Clone, Copy, ValueEnum, Default)]
 pub enum QualityArg {
     /// F1 of the positives (Ontolearn's measure).
@@ -411,6 +478,8 @@ pub struct LearnArgs {
     /// Boxed: the bench command enum holds these arguments and must stay small.
     #[command(flatten)]
     pub forest: Box<ForestArgs>,
+    #[command(flatten)]
+    pub boost: BoostArgs,
     /// Long names of the flags given on the command line (filled after parsing, so shared
     /// flags a learner cannot use are refused and defaults are not).
     #[arg(skip)]
@@ -564,6 +633,8 @@ pub struct BenchArgs {
     pub what: BenchCommand,
 }
 
+// Parsed once per process: the size of the largest variant costs nothing worth boxing for.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Subcommand)]
 pub enum BenchCommand {
     /// Concept evaluations per second: cold (a query per concept) and warm (cache + composition).

@@ -18,6 +18,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::boost::{BoostModelLoader, WfoilModelLoader};
 use super::forest::ForestModelLoader;
 use super::model::ConceptModelLoader;
 use super::tbc::TbcModelLoader;
@@ -60,8 +61,14 @@ pub trait ModelLoader {
 }
 
 /// Every model format this build can read: adding a learner adds one line here.
-fn loaders() -> [&'static dyn ModelLoader; 3] {
-    [&ConceptModelLoader, &TbcModelLoader, &ForestModelLoader]
+fn loaders() -> [&'static dyn ModelLoader; 5] {
+    [
+        &ConceptModelLoader,
+        &TbcModelLoader,
+        &ForestModelLoader,
+        &BoostModelLoader,
+        &WfoilModelLoader,
+    ]
 }
 
 /// A loaded model with its header and what did not match the KB.

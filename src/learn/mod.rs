@@ -13,6 +13,7 @@
 //! (removing redundant parts of a solution), [`model`] (CELOE's fitted concept model) and
 //! [`targets`] (seeded random target concepts for experiments).
 
+pub mod boost;
 pub mod celoe;
 mod control;
 pub mod document;
