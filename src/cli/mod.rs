@@ -13,6 +13,7 @@ mod bench;
 mod bench_learn;
 mod bench_scale;
 mod bench_tbc;
+mod cluster;
 mod cv;
 mod evaluate;
 mod generate;
@@ -104,6 +105,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Predict(a) => predict::run(a),
         Command::Bench(a) => bench::run(a),
         Command::GenerateProblems(a) => generate::run(a),
+        Command::Cluster(a) => cluster::run(a),
     }
 }
 

@@ -18,6 +18,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::cluster::ClusterModelLoader;
 use super::model::ConceptModelLoader;
 use super::tbc::TbcModelLoader;
 use super::{LearnError, Model};
@@ -59,8 +60,8 @@ pub trait ModelLoader {
 }
 
 /// Every model format this build can read: adding a learner adds one line here.
-fn loaders() -> [&'static dyn ModelLoader; 2] {
-    [&ConceptModelLoader, &TbcModelLoader]
+fn loaders() -> [&'static dyn ModelLoader; 3] {
+    [&ConceptModelLoader, &TbcModelLoader, &ClusterModelLoader]
 }
 
 /// A loaded model with its header and what did not match the KB.

@@ -14,6 +14,7 @@
 //! [`targets`] (seeded random target concepts for experiments).
 
 pub mod celoe;
+pub mod cluster;
 mod control;
 pub mod document;
 mod error;
