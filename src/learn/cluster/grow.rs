@@ -174,7 +174,28 @@ pub fn right_concept(c: &Concept, e: &Concept) -> Concept {
     } else {
         e.clone()
     };
-    normalize(&Concept::And(vec![c.clone(), Concept::not(d)]))
+    absorb(normalize(&Concept::And(vec![c.clone(), Concept::not(d)])))
+}
+
+/// Drops from a conjunction every disjunction that has one of the other conjuncts as a
+/// disjunct (absorption: `A ⊓ (A ⊔ B) ≡ A`), which the normal form keeps.
+pub fn absorb(c: Concept) -> Concept {
+    let Concept::And(cs) = &c else {
+        return c;
+    };
+    let kept: Vec<Concept> = cs
+        .iter()
+        .filter(|x| match x {
+            Concept::Or(ds) => !ds.iter().any(|d| cs.contains(d)),
+            _ => true,
+        })
+        .cloned()
+        .collect();
+    if kept.len() == cs.len() {
+        c
+    } else {
+        normalize(&Concept::And(kept))
+    }
 }
 
 impl Grower<'_, '_> {
@@ -208,12 +229,13 @@ impl Grower<'_, '_> {
             let size = rows.len();
             let left_medoid = self.medoid_of(s.left)?;
             let right_medoid = self.medoid_of(s.right)?;
-            let right_concept = right_concept(&concept, &s.test);
-            let left_node = self.grow(s.test.clone(), left, depth + 1)?;
+            let test = absorb(s.test);
+            let right_concept = right_concept(&concept, &test);
+            let left_node = self.grow(test.clone(), left, depth + 1)?;
             let right_node = self.grow(right_concept, right, depth + 1)?;
             return Ok(TreeNode::Split {
                 concept,
-                test: s.test,
+                test,
                 size,
                 left_medoid,
                 right_medoid,
@@ -386,6 +408,14 @@ mod tests {
                 &and(vec![a.clone(), b.clone(), c.clone()])
             ),
             and(vec![a.clone(), b.clone(), Concept::not(c.clone())])
+        );
+        // Absorption: A ⊓ (A ⊔ B) is A.
+        assert_eq!(
+            absorb(and(vec![
+                a.clone(),
+                Concept::Or(vec![a.clone(), b.clone()])
+            ])),
+            a.clone()
         );
         // C = ⊤: ¬E. E not of the form C ⊓ D: C ⊓ ¬E.
         assert_eq!(right_concept(&Concept::Top, &b), Concept::not(b.clone()));
