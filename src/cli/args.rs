@@ -44,6 +44,9 @@ pub enum Command {
     /// Seeded random target concepts with ≥ 10 positives and ≥ 10 negatives of the same order
     /// of magnitude, written as a list-JSON problem file.
     GenerateProblems(GenerateArgs),
+    /// Terminological cluster trees: cluster individuals, describe each cluster by a class
+    /// expression, propose disjointness and subsumption axioms; a model `predict` applies.
+    Cluster(super::cluster::ClusterArgs),
 }
 
 /// Where the knowledge base comes from.

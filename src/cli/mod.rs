@@ -14,6 +14,7 @@ mod bench_forest;
 mod bench_learn;
 mod bench_scale;
 mod bench_tbc;
+mod cluster;
 mod cv;
 mod enrich;
 mod evaluate;
@@ -109,6 +110,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Export(a) => export::run(a),
         Command::Bench(a) => bench::run(a),
         Command::GenerateProblems(a) => generate::run(a),
+        Command::Cluster(a) => cluster::run(a),
     }
 }
 

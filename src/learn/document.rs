@@ -19,6 +19,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::boost::{BoostModelLoader, WfoilModelLoader};
+use super::cluster::ClusterModelLoader;
 use super::forest::ForestModelLoader;
 use super::model::ConceptModelLoader;
 use super::tbc::TbcModelLoader;
@@ -61,13 +62,14 @@ pub trait ModelLoader {
 }
 
 /// Every model format this build can read: adding a learner adds one line here.
-fn loaders() -> [&'static dyn ModelLoader; 5] {
+fn loaders() -> [&'static dyn ModelLoader; 6] {
     [
         &ConceptModelLoader,
         &TbcModelLoader,
         &ForestModelLoader,
         &BoostModelLoader,
         &WfoilModelLoader,
+        &ClusterModelLoader,
     ]
 }
 

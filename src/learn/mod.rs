@@ -15,6 +15,7 @@
 
 pub mod boost;
 pub mod celoe;
+pub mod cluster;
 mod control;
 pub mod document;
 mod error;
