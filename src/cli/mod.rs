@@ -27,6 +27,7 @@ mod problems;
 mod progress;
 mod registry;
 mod sample;
+mod serve;
 mod signature;
 
 use std::process::ExitCode;
@@ -104,6 +105,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Predict(a) => predict::run(a),
         Command::Bench(a) => bench::run(a),
         Command::GenerateProblems(a) => generate::run(a),
+        Command::Serve(a) => serve::run(a),
     }
 }
 
