@@ -124,6 +124,14 @@ pub struct PreparedQuery {
     errors: CallErrors,
 }
 
+impl std::fmt::Debug for PreparedQuery {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PreparedQuery")
+            .field("errors", &self.errors)
+            .finish_non_exhaustive()
+    }
+}
+
 impl PreparedQuery {
     /// Binds the query to a store (usually the one the KB was opened over).
     pub fn on_store(&self, store: &Store) -> oxigraph::sparql::BoundPreparedSparqlQuery<'static> {
@@ -145,6 +153,14 @@ impl PreparedQuery {
 pub struct PreparedUpdate {
     pub update: PreparedSparqlUpdate,
     errors: CallErrors,
+}
+
+impl std::fmt::Debug for PreparedUpdate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PreparedUpdate")
+            .field("errors", &self.errors)
+            .finish_non_exhaustive()
+    }
 }
 
 impl PreparedUpdate {
