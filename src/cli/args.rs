@@ -47,6 +47,10 @@ pub enum Command {
     /// Terminological cluster trees: cluster individuals, describe each cluster by a class
     /// expression, propose disjointness and subsumption axioms; a model `predict` applies.
     Cluster(super::cluster::ClusterArgs),
+    /// A SPARQL 1.1 Protocol endpoint at /sparql over the KB files, with oxilearn's functions
+    /// (`<urn:oxilearn:member>`, `score`, `covers`) and the loaded models; `POST /learn` and
+    /// `POST /predict`. Read-only unless --allow-update.
+    Serve(ServeArgs),
 }
 
 /// Where the knowledge base comes from.
@@ -866,4 +870,37 @@ impl From<SelectionArg> for crate::learn::tbc::Selection {
             SelectionArg::Ffsbe => Self::Ffsbe,
         }
     }
+}
+
+/// `serve`: the KB, the models, the address and the limits.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Knowledge-base file(s), loaded into an in-memory store (formats as for `learn`).
+    #[arg(long = "kb", value_name = "FILE", required = true)]
+    pub kb: Vec<PathBuf>,
+    /// Override the format detected from the extension and content.
+    #[arg(long, value_name = "FORMAT")]
+    pub format: Option<String>,
+    /// A saved model (`learn --save-model`), named by its file stem, or `NAME=FILE`
+    /// (repeatable). SPARQL functions and `/predict` refer to models by these names.
+    #[arg(long = "model", value_name = "[NAME=]FILE")]
+    pub model: Vec<String>,
+    /// Address to listen on (port 0: any free port; the address is printed on stderr).
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:7878")]
+    pub bind: String,
+    /// Accept SPARQL updates (refused with 403 otherwise).
+    #[arg(long)]
+    pub allow_update: bool,
+    /// Largest request body in bytes (larger ones get 413).
+    #[arg(long, value_name = "BYTES", default_value_t = 1 << 20)]
+    pub max_request_bytes: usize,
+    /// Time limit of a query, update or prediction in seconds (then 504).
+    #[arg(long, value_name = "SECS", default_value_t = 30.0)]
+    pub query_timeout: f64,
+    /// Most requests handled at once (further ones get 503).
+    #[arg(long, value_name = "N", default_value_t = 4)]
+    pub max_concurrent: usize,
+    /// Largest `max-runtime` a `/learn` request may ask for, in seconds (its default too).
+    #[arg(long, value_name = "SECS", default_value_t = 60.0)]
+    pub max_learn_runtime: f64,
 }

@@ -31,6 +31,7 @@ mod problems;
 mod progress;
 mod registry;
 mod sample;
+mod serve;
 mod signature;
 
 use std::process::ExitCode;
@@ -111,6 +112,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Bench(a) => bench::run(a),
         Command::GenerateProblems(a) => generate::run(a),
         Command::Cluster(a) => cluster::run(a),
+        Command::Serve(a) => serve::run(a),
     }
 }
 

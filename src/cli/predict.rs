@@ -23,24 +23,25 @@ use crate::oracle::{IndividualSet, MembershipOracle};
 const CHUNK: usize = 1000;
 
 #[derive(Serialize)]
-struct ModelJson {
-    algorithm: String,
-    problem: Option<String>,
-    signature_fingerprint: String,
-    description: String,
+pub(super) struct ModelJson {
+    pub algorithm: String,
+    pub problem: Option<String>,
+    pub signature_fingerprint: String,
+    pub description: String,
 }
 
 #[derive(Serialize)]
-struct PredictionJson {
-    individual: String,
+pub(super) struct PredictionJson {
+    pub individual: String,
     #[serde(flatten)]
-    prediction: Prediction,
+    pub prediction: Prediction,
 }
 
+/// The `--json` document (also `serve`'s `POST /predict` answer).
 #[derive(Serialize)]
-struct PredictJson {
-    model: ModelJson,
-    predictions: Vec<PredictionJson>,
+pub(super) struct PredictJson {
+    pub model: ModelJson,
+    pub predictions: Vec<PredictionJson>,
 }
 
 /// The individuals the command asks about. `--class` and `--all` (the default) answer over the

@@ -41,6 +41,17 @@ pub(super) fn calls(query: &Query) -> Vec<Call> {
     out
 }
 
+/// Every call in the `WHERE` patterns of an update's operations.
+pub(super) fn update_calls(update: &spargebra::Update) -> Vec<Call> {
+    let mut out = Vec::new();
+    for op in &update.operations {
+        if let spargebra::GraphUpdateOperation::DeleteInsert { pattern, .. } = op {
+            walk_pattern(pattern, &mut out);
+        }
+    }
+    out
+}
+
 fn walk_pattern(p: &GraphPattern, out: &mut Vec<Call>) {
     match p {
         GraphPattern::Bgp { .. } | GraphPattern::Path { .. } | GraphPattern::Values { .. } => {}

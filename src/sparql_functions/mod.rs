@@ -63,7 +63,7 @@ mod check;
 use std::sync::{Arc, Mutex};
 
 use oxigraph::model::{Literal, NamedNode, Term};
-use oxigraph::sparql::{PreparedSparqlQuery, SparqlEvaluator};
+use oxigraph::sparql::{PreparedSparqlQuery, PreparedSparqlUpdate, SparqlEvaluator};
 use oxigraph::store::Store;
 
 use crate::KnowledgeBase;
@@ -124,6 +124,14 @@ pub struct PreparedQuery {
     errors: CallErrors,
 }
 
+impl std::fmt::Debug for PreparedQuery {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PreparedQuery")
+            .field("errors", &self.errors)
+            .finish_non_exhaustive()
+    }
+}
+
 impl PreparedQuery {
     /// Binds the query to a store (usually the one the KB was opened over).
     pub fn on_store(&self, store: &Store) -> oxigraph::sparql::BoundPreparedSparqlQuery<'static> {
@@ -136,6 +144,27 @@ impl PreparedQuery {
     }
 
     /// Messages of calls with a wrong non-constant argument (check after reading results).
+    pub fn errors(&self) -> CallErrors {
+        self.errors.clone()
+    }
+}
+
+/// An update checked and bound to the functions, with its sink for row errors.
+pub struct PreparedUpdate {
+    pub update: PreparedSparqlUpdate,
+    errors: CallErrors,
+}
+
+impl std::fmt::Debug for PreparedUpdate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PreparedUpdate")
+            .field("errors", &self.errors)
+            .finish_non_exhaustive()
+    }
+}
+
+impl PreparedUpdate {
+    /// Messages of calls with a wrong non-constant argument (the update has run by then).
     pub fn errors(&self) -> CallErrors {
         self.errors.clone()
     }
@@ -240,6 +269,22 @@ impl SparqlFunctions {
         let errors = CallErrors::default();
         let query = self.register(evaluator, &errors).for_query(parsed);
         Ok(PreparedQuery { query, errors })
+    }
+
+    /// [`SparqlFunctions::prepare`] for a SPARQL update: calls in its `WHERE` patterns are
+    /// checked the same way before it runs.
+    pub fn prepare_update(
+        &self,
+        evaluator: SparqlEvaluator,
+        update: &str,
+    ) -> Result<PreparedUpdate, FunctionError> {
+        let parsed = spargebra::SparqlParser::new().parse_update(update)?;
+        for call in check::update_calls(&parsed) {
+            self.check_call(&call)?;
+        }
+        let errors = CallErrors::default();
+        let update = self.register(evaluator, &errors).for_update(parsed);
+        Ok(PreparedUpdate { update, errors })
     }
 
     fn check_call(&self, call: &check::Call) -> Result<(), FunctionError> {
