@@ -209,6 +209,10 @@ pub struct TbcArgs {
     /// Most feature concepts in the network.
     #[arg(long, value_name = "N", default_value_t = 10)]
     pub max_features: usize,
+    /// Longest feature the search widens to when nothing within the current length helps
+    /// (default 8; with --max-length, that length: no widening). Not in the paper.
+    #[arg(long, value_name = "N")]
+    pub widen_to: Option<usize>,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum, Default)]
