@@ -319,6 +319,14 @@ pub struct RhoArgs {
     /// Use ∃r.Self.
     #[arg(long = "self")]
     pub has_self: bool,
+    /// Use ∃r.{a} (hasValue) for the individuals that at least --frequency-threshold
+    /// examples reach through r (DL-Learner's op.useHasValue).
+    #[arg(long)]
+    pub has_value: bool,
+    /// Fewest examples that must share a successor for it to be a hasValue candidate
+    /// (DL-Learner's op.frequencyThreshold).
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    pub frequency_threshold: usize,
 }
 
 #[derive(Debug, Args, Clone)]

@@ -19,6 +19,7 @@ pub mod document;
 mod error;
 mod examples;
 pub mod experiment;
+pub mod has_value;
 mod learner;
 pub mod minimize;
 pub mod model;

@@ -475,6 +475,16 @@ impl<O: MembershipOracle> MembershipOracle for Cached<O> {
         self.inner.data_values(property, among)
     }
 
+    /// The wrapped oracle's lists (uncached: asked once per role by who needs them, such as
+    /// the hasValue candidates; composed restrictions keep their own cache).
+    fn successors(
+        &self,
+        role: &Role,
+        among: &IndividualSet,
+    ) -> Result<Option<Successors>, OracleError> {
+        self.inner.successors(role, among)
+    }
+
     /// The cache's own counters; `queries_sent`, `rows_received` and backend time come from the
     /// wrapped oracle (its `evaluations` are dropped: they are cache misses here).
     fn set_deadline(&self, deadline: Option<std::time::Instant>) {
