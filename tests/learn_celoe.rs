@@ -556,3 +556,68 @@ fn the_optimistic_bound_never_prunes_the_way_to_the_optimum() {
         }
     }
 }
+
+/// `∃r.{a}` candidates are the individuals that at least `threshold` examples reach through
+/// `r` (DL-Learner's `op.frequencyThreshold`), and with them CELOE defines a problem whose
+/// signal is one individual: the people born in London, against people born in Madrid and
+/// Paris and others.
+#[test]
+fn has_value_candidates_are_frequent_successors_and_define_a_birthplace() {
+    use oxilearn::learn::has_value::has_value_candidates;
+    let (kb, _) = family_fixture();
+    let fam = |n: &str| format!("http://example.org/family#{n}");
+    let set = |names: &[&str]| {
+        kb.signature
+            .set_of(
+                names
+                    .iter()
+                    .map(|n| fam(n))
+                    .collect::<Vec<_>>()
+                    .iter()
+                    .map(String::as_str),
+            )
+            .unwrap()
+    };
+    let ex = Examples::new(
+        set(&["george", "martha", "john"]),
+        set(&[
+            "frank", "carlos", "maria", "diego", "helen", "peter", "anna", "paul", "tom",
+        ]),
+    )
+    .unwrap();
+    let place = fam("hasBirthPlace");
+    let candidates = |threshold| {
+        has_value_candidates(&kb.oracle, ex.all(), threshold)
+            .unwrap()
+            .remove(&oxilearn::concept::Iri::new(place.as_str()))
+            .unwrap_or_default()
+            .into_iter()
+            .map(|i| i.as_str().to_owned())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(candidates(3), [fam("london"), fam("madrid")]);
+    assert_eq!(candidates(1), [fam("london"), fam("madrid"), fam("paris")]);
+    assert!(candidates(4).is_empty());
+
+    let options = RhoOptions {
+        use_has_value: true,
+        ..RhoOptions::default()
+    };
+    let rho = splits::rho_over_kb(&kb.oracle, kb.signature.clone(), options)
+        .unwrap()
+        .with_has_value_candidates(has_value_candidates(&kb.oracle, ex.all(), 3).unwrap());
+    let run = Celoe::new(CeloeParams::default(), &rho)
+        .unwrap()
+        .run(
+            &kb.oracle,
+            &ex,
+            &RunControl::default().with_max_tests(5_000),
+        )
+        .unwrap();
+    let best = run.model.best().unwrap();
+    assert_eq!(best.quality, 1.0, "{:?}", best.concept);
+    assert_eq!(
+        best.concept,
+        parse("hasBirthPlace value london", &kb.vocabulary).unwrap()
+    );
+}

@@ -226,6 +226,10 @@ pub struct TbcArgs {
     /// Most feature concepts in the network.
     #[arg(long, value_name = "N", default_value_t = 10)]
     pub max_features: usize,
+    /// Longest feature the search widens to when nothing within the current length helps
+    /// (default 8; with --max-length, that length: no widening). Not in the paper.
+    #[arg(long, value_name = "N")]
+    pub widen_to: Option<usize>,
 }
 
 /// Options of `--algorithm owl-boost` and `--algorithm wfoil-dl` (the weak learner alone).
@@ -447,6 +451,14 @@ pub struct RhoArgs {
     /// Use ∃r.Self.
     #[arg(long = "self")]
     pub has_self: bool,
+    /// Use ∃r.{a} (hasValue) for the individuals that at least --frequency-threshold
+    /// examples reach through r (DL-Learner's op.useHasValue).
+    #[arg(long)]
+    pub has_value: bool,
+    /// Fewest examples that must share a successor for it to be a hasValue candidate
+    /// (DL-Learner's op.frequencyThreshold).
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    pub frequency_threshold: usize,
 }
 
 #[derive(Debug, Args, Clone)]

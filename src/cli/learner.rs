@@ -106,9 +106,13 @@ fn prepare_on(
         None => open_timed(kb, fallback, scope)?,
     };
     let t = Instant::now();
-    let rho = kb
+    let use_has_value = operator.use_has_value;
+    let mut rho = kb
         .rho(operator)
         .context("reading the numeric values of the data properties")?;
+    if use_has_value {
+        rho = rho.with_has_value_candidates(has_value_candidates(&kb, problems, args)?);
+    }
     let signature_ms = signature_ms + ms(t.elapsed());
     Ok(Prepared {
         kb,
@@ -118,6 +122,25 @@ fn prepare_on(
         signature_ms,
         unpaid_setup_ms: AtomicU64::new(signature_ms),
     })
+}
+
+/// `∃r.{a}` candidates from the successors of every problem's examples (no labels used,
+/// so one operator still serves every fold).
+fn has_value_candidates(
+    kb: &crate::KnowledgeBase,
+    problems: &[LearningProblem],
+    args: &LearnArgs,
+) -> anyhow::Result<std::collections::BTreeMap<crate::concept::Iri, Vec<crate::concept::Iri>>> {
+    let sig = kb.signature();
+    let mut seeds = sig.empty_set();
+    for p in problems {
+        let iris = p.positives.iter().chain(&p.negatives);
+        for id in iris.filter_map(|iri| sig.individual_id(iri)) {
+            seeds.insert(id);
+        }
+    }
+    crate::learn::has_value::has_value_candidates(kb.oracle(), &seeds, args.rho.frequency_threshold)
+        .context("listing the examples' successors for --has-value")
 }
 
 impl Prepared {

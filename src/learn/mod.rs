@@ -22,6 +22,7 @@ mod error;
 mod examples;
 pub mod experiment;
 pub mod forest;
+pub mod has_value;
 mod learner;
 pub mod minimize;
 pub mod model;

@@ -95,6 +95,20 @@ impl Successors {
         }
     }
 
+    /// Per successor, how many individuals of `among` have it (successors of none left
+    /// out), in successor order.
+    pub fn successor_counts(&self, among: &IndividualSet) -> Vec<(IndividualId, usize)> {
+        let mut counts: std::collections::BTreeMap<IndividualId, usize> = Default::default();
+        for (x, ys) in &self.lists {
+            if among.contains(*x) {
+                for y in ys {
+                    *counts.entry(*y).or_default() += 1;
+                }
+            }
+        }
+        counts.into_iter().collect()
+    }
+
     /// The individuals of `among` that have `target` as a successor.
     pub fn having(&self, among: &IndividualSet, target: IndividualId) -> IndividualSet {
         self.matching(among, |_, ys| ys.binary_search(&target).is_ok())

@@ -26,6 +26,8 @@ pub const ENTRY: LearnerEntry = LearnerEntry {
         "gain-bonus",
         "start-bonus",
         "refinement-penalty",
+        "has-value",
+        "frequency-threshold",
     ],
     operator: |args| rho_options(&args.rho),
     build,
@@ -53,6 +55,7 @@ pub fn rho_options(a: &RhoArgs) -> RhoOptions {
         use_inverse: a.inverse,
         use_self: a.has_self,
         use_disjunction: !a.no_disjunction,
+        use_has_value: a.has_value,
         ..RhoOptions::default()
     }
 }

@@ -37,6 +37,7 @@ pub const ENTRY: LearnerEntry = LearnerEntry {
         "beam-width",
         "beam-depth",
         "max-features",
+        "widen-to",
     ],
     operator,
     build,
@@ -71,6 +72,12 @@ fn params(args: &LearnArgs) -> anyhow::Result<TbcParams> {
         depth: args.tbc.beam_depth,
         max_length: args.search.max_length.unwrap_or(3),
         max_features: args.tbc.max_features,
+        // A length the user gave is the longest feature, unless told to widen further.
+        widen_to: args
+            .tbc
+            .widen_to
+            .or(args.search.max_length)
+            .unwrap_or(TbcParams::default().widen_to),
         ..TbcParams::default()
     };
     p.validate()

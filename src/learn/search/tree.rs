@@ -252,6 +252,41 @@ mod tests {
     }
 
     #[test]
+    fn removed_nodes_leave_the_order_and_a_new_heuristic_reorders() {
+        let mut tree = SearchTree::new(OeHeuristic::default());
+        let root = tree.add(Concept::Top, 0.5, None);
+        let a = tree.add(Concept::class("urn:a"), 0.6, Some(root));
+        let b = tree.add(Concept::class("urn:b"), 0.6, Some(root));
+        tree.remove(a);
+        tree.remove(a);
+        assert_eq!((tree.len(), tree.removed(), tree.evicted()), (2, 1, 0));
+        assert_eq!(tree.best_where(|_| true), Some(b));
+        // The slot is reused by the next node.
+        let c = tree.add(Concept::class("urn:c"), 0.55, Some(root));
+        assert_eq!(c, a);
+        // b expanded to 5: 0.6 + 0.03 − 0.4 = 0.23 under 0.1, below the root's 0.7 ...
+        tree.expanded(b, 5, 0);
+        assert_eq!(tree.best_where(|_| true), Some(root));
+        // ... and 0.6 + 0.03 − 0.04 = 0.59 under 0.01, still below the root (0.5 + 0.1 + 0.01
+        // = 0.61), but now above c (0.55 + 0.015 + 0.01 = 0.575).
+        tree.set_heuristic(OeHeuristic {
+            expansion_penalty_factor: 0.01,
+            ..OeHeuristic::default()
+        });
+        assert!((tree.score(b) - 0.59).abs() < 1e-12);
+        let order: Vec<NodeId> = {
+            let mut seen: Vec<NodeId> = Vec::new();
+            while let Some(next) =
+                tree.best_where(|n| !seen.iter().any(|s| tree.node(*s).concept == n.concept))
+            {
+                seen.push(next);
+            }
+            seen
+        };
+        assert_eq!(order, [root, b, c]);
+    }
+
+    #[test]
     fn a_bounded_tree_evicts_the_worst_node_and_reuses_its_slot() {
         let mut tree = SearchTree::with_max_nodes(OeHeuristic::default(), 3);
         let root = tree.add(Concept::Top, 0.5, None);

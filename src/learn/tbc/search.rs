@@ -54,6 +54,9 @@ struct Search<'a, 'c> {
     class: Vec<u8>,
     tested: usize,
     stop: Option<Termination>,
+    /// The current scope of the feature search (grows up to `params.widen_to`).
+    max_length: usize,
+    depth: usize,
 }
 
 /// A budget the oracle reported ends the search cleanly; any other error is an error.
@@ -99,7 +102,7 @@ impl Search<'_, '_> {
         seen.insert(Concept::Top);
         let mut beam = vec![Concept::Top];
         let mut best: Option<(f64, Feature)> = None;
-        for _level in 0..self.params.depth {
+        for _level in 0..self.depth {
             if let Some(t) = self.stopped() {
                 self.stop = Some(t);
                 break;
@@ -108,13 +111,13 @@ impl Search<'_, '_> {
             for b in &beam {
                 for r in self
                     .refinement
-                    .refine(b, self.params.max_length)
+                    .refine(b, self.max_length)
                     .into_iter()
                     .take(self.params.max_refinements_per_node)
                 {
                     let r = normalize(&r);
                     if r != Concept::Bottom
-                        && crate::concept::length(&r) <= self.params.max_length
+                        && crate::concept::length(&r) <= self.max_length
                         && seen.insert(r.clone())
                     {
                         candidates.push(r);
@@ -312,7 +315,10 @@ fn fit_on(
         class,
         tested: 0,
         stop: None,
+        max_length: params.max_length,
+        depth: params.depth,
     };
+    let mut widenings = 0;
     let mut current: Vec<Feature> = Vec::new();
     let (mut current_score, _) = learner.score(&learner.dataset(&current));
     let (mut additions, mut removals) = (0, 0);
@@ -364,6 +370,14 @@ fn fit_on(
         if let Some(t) = learner.stopped() {
             break t;
         }
+        if !improved && current.len() < params.max_features && learner.max_length < params.widen_to
+        {
+            // Nothing within the current length helps: look one step further.
+            learner.max_length += 1;
+            learner.depth = learner.depth.max(learner.max_length);
+            widenings += 1;
+            continue;
+        }
         if !improved {
             break if current.len() >= params.max_features {
                 Termination::FeatureCap
@@ -382,6 +396,8 @@ fn fit_on(
     details.insert("features_tested".into(), learner.tested.into());
     details.insert("additions".into(), additions.into());
     details.insert("removals".into(), removals.into());
+    details.insert("widenings".into(), widenings.into());
+    details.insert("max_feature_length".into(), learner.max_length.into());
     if let Some(r) = report {
         details.insert("em_iterations".into(), r.iterations.into());
     }
