@@ -230,3 +230,24 @@ fn expand(s: &str, prefixes: &HashMap<String, String>) -> Result<String, String>
         known.join(", ")
     ))
 }
+
+#[cfg(test)]
+mod fuzzy_tests {
+    use super::*;
+
+    #[test]
+    fn fuzzy_examples_are_read_and_bad_degrees_are_refused_with_their_line() {
+        let text = "prefixes = [ (\"ex\", \"http://e/\") ]\n\
+                    lp.positiveExamples = { \"ex:a\" }\n\
+                    lp.negativeExamples = { \"ex:b\" }\n\
+                    lp.fuzzyEx = [(\"ex:a\", 0.75), (\"ex:c\", 0.0)]\n";
+        let p = load(Path::new("f.conf"), text, "f").unwrap();
+        assert_eq!(
+            p.degrees,
+            vec![("http://e/a".to_owned(), 0.75), ("http://e/c".to_owned(), 0.0)]
+        );
+        let bad = text.replace("0.75", "1.5");
+        let e = load(Path::new("f.conf"), &bad, "f").unwrap_err().to_string();
+        assert!(e.contains("1.5") && e.contains("f.conf"), "{e}");
+    }
+}
