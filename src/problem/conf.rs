@@ -244,10 +244,15 @@ mod fuzzy_tests {
         let p = load(Path::new("f.conf"), text, "f").unwrap();
         assert_eq!(
             p.degrees,
-            vec![("http://e/a".to_owned(), 0.75), ("http://e/c".to_owned(), 0.0)]
+            vec![
+                ("http://e/a".to_owned(), 0.75),
+                ("http://e/c".to_owned(), 0.0)
+            ]
         );
         let bad = text.replace("0.75", "1.5");
-        let e = load(Path::new("f.conf"), &bad, "f").unwrap_err().to_string();
+        let e = load(Path::new("f.conf"), &bad, "f")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("1.5") && e.contains("f.conf"), "{e}");
     }
 }
