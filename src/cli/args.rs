@@ -252,7 +252,7 @@ pub struct BoostArgs {
     #[arg(long, value_enum, default_value_t)]
     pub fuzzy_partition: PartitionArg,
     /// θ: an axiom stops growing once its confidence reaches this.
-    #[arg(long, value_name = "F", default_value_t = 0.9)]
+    #[arg(long, value_name = "F", default_value_t = 0.7)]
     pub theta: f64,
     /// An axiom also stops growing once it covers at most this weighted share of the negatives.
     #[arg(long, value_name = "F", default_value_t = 0.0)]
@@ -261,7 +261,7 @@ pub struct BoostArgs {
     #[arg(long, value_name = "N", default_value_t = 5)]
     pub max_axioms: usize,
     /// Conjuncts per axiom at most.
-    #[arg(long, value_name = "N", default_value_t = 4)]
+    #[arg(long, value_name = "N", default_value_t = 3)]
     pub max_conjuncts: usize,
     /// Nesting of ∃ in the operator's atoms.
     #[arg(long, value_name = "N", default_value_t = 1)]
@@ -270,7 +270,7 @@ pub struct BoostArgs {
     #[arg(long, value_name = "N", default_value_t = 12)]
     pub max_values: usize,
     /// τ: an axiom covers an individual above this degree (0 = the paper's reading).
-    #[arg(long, value_name = "F", default_value_t = 0.5)]
+    #[arg(long, value_name = "F", default_value_t = 0.0)]
     pub cover_degree: f64,
 }
 

@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 use super::args::{BenchLearnArgs, KbArgs};
-use super::learner::{Prepared, cancelled, checked_examples, fit, prepare};
+use super::learner::{Prepared, cancelled, checked_examples, fit_problem, prepare};
 use super::print_json;
 use super::problems::load_selected;
 use crate::concept::length;
@@ -60,7 +60,7 @@ fn bench_backend(
         if cancelled() {
             break;
         }
-        let run = fit(prep, &args.learn, ex, None, &format!("{name} {}", p.name))?;
+        let run = fit_problem(prep, &args.learn, p, ex, &format!("{name} {}", p.name))?;
         // The model's own classification of the training examples (for TBC: probability
         // ≥ ½), and its first solution for the length and text.
         let c = confusion(run.model.as_ref(), kb.oracle(), ex, ex.all())?;

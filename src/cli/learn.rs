@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use super::args::LearnArgs;
 use super::learner::{
-    Prepared, SolutionJson, cancelled, checked_examples, fit, prepare, stats_line,
+    Prepared, SolutionJson, cancelled, checked_examples, fit_problem, prepare, stats_line,
 };
 use super::print_json;
 use super::problems::load_selected;
@@ -43,7 +43,7 @@ pub(super) fn learn_one(
     p: &LearningProblem,
     examples: &Examples,
 ) -> anyhow::Result<(LearnJson, FitResult)> {
-    let run = fit(prep, args, examples, None, &p.name)?;
+    let run = fit_problem(prep, args, p, examples, &p.name)?;
     let kb = &prep.kb;
     let extras = (prep.entry.extras)(kb, &run, examples, false)?;
     let json = LearnJson {

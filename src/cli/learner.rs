@@ -256,12 +256,39 @@ pub fn fit(
     context: Option<&Examples>,
     label: &str,
 ) -> anyhow::Result<FitResult> {
-    let learner = (prep.entry.build)(args, &prep.kb, &prep.rho)?;
-    let progress = Arc::new(SearchProgress::new(label, args.quiet));
     let mut training = TrainingSet::from_examples(examples.clone());
     if let Some(c) = context {
         training = training.with_context(c.all().clone());
     }
+    fit_training(prep, args, training, label)
+}
+
+/// [`fit`] on `problem`'s graded examples when it has some and the learner takes them
+/// (`owl-boost`, `wfoil-dl`); on its binary examples otherwise.
+pub fn fit_problem(
+    prep: &Prepared,
+    args: &LearnArgs,
+    problem: &LearningProblem,
+    examples: &Examples,
+    label: &str,
+) -> anyhow::Result<FitResult> {
+    if problem.degrees.is_empty()
+        || !super::learners::boost::TAKES_GRADED.contains(&prep.entry.name)
+    {
+        return fit(prep, args, examples, None, label);
+    }
+    let training = super::learners::boost::graded_training(&prep.kb, problem, examples)?;
+    fit_training(prep, args, training, label)
+}
+
+fn fit_training(
+    prep: &Prepared,
+    args: &LearnArgs,
+    training: TrainingSet,
+    label: &str,
+) -> anyhow::Result<FitResult> {
+    let learner = (prep.entry.build)(args, &prep.kb, &prep.rho)?;
+    let progress = Arc::new(SearchProgress::new(label, args.quiet));
     let run = learner.fit(
         prep.kb.oracle(),
         &training,

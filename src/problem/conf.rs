@@ -1,12 +1,12 @@
 //! DL-Learner `.conf` files: the examples of the learning-problem component, prefixes to
 //! expand them, and `ks.fileName` for the knowledge base. Other settings are ignored,
-//! including the graded `fuzzyEx` of fuzzy problems (their crisp example sets are read).
+//! except the graded `fuzzyEx` of fuzzy problems, read as [`LearningProblem::degrees`].
 
 use std::collections::HashMap;
 use std::path::Path;
 
 use super::conf_syntax::{ConfValue, parse};
-use super::examples::{build, normalize_iri};
+use super::examples::{build, check_degrees, normalize_iri};
 use super::{LearningProblem, ProblemError};
 
 /// Prefixes DL-Learner knows without a `prefixes` declaration.
@@ -122,7 +122,61 @@ pub(crate) fn load(path: &Path, text: &str, name: &str) -> Result<LearningProble
     };
     let positives = examples(format!("{component}.positiveExamples"))?;
     let negatives = examples(format!("{component}.negativeExamples"))?;
-    build(path, name.to_owned(), positives, negatives, None, kb_file)
+    let mut problem = build(path, name.to_owned(), positives, negatives, None, kb_file)?;
+    let key = format!("{component}.fuzzyEx");
+    if let Some(value) = by_key.get(key.as_str()) {
+        problem.degrees = fuzzy_examples(value, &prefixes).map_err(|(l, m)| syntax(l, m))?;
+        check_degrees(&problem.degrees).map_err(|m| syntax(value.line(), format!("{key}: {m}")))?;
+    }
+    Ok(problem)
+}
+
+/// `lp.fuzzyEx = [("ex:a", 1.0), ("ex:b", 0.25)]`: (IRI, degree) pairs.
+fn fuzzy_examples(
+    value: &ConfValue,
+    prefixes: &HashMap<String, String>,
+) -> Result<Vec<(String, f64)>, (usize, String)> {
+    let (ConfValue::List(items, _) | ConfValue::Set(items, _)) = value else {
+        return Err((
+            value.line(),
+            format!(
+                "fuzzyEx must be a [list] of (\"IRI\", degree) pairs, found {}",
+                value.describe()
+            ),
+        ));
+    };
+    items
+        .iter()
+        .map(|item| {
+            let expected = || {
+                (
+                    item.line(),
+                    format!(
+                        "in fuzzyEx: expected (\"IRI\", degree), found {}",
+                        item.describe()
+                    ),
+                )
+            };
+            let ConfValue::Tuple(pair, _) = item else {
+                return Err(expected());
+            };
+            match pair.as_slice() {
+                [
+                    ConfValue::Str(iri, l),
+                    ConfValue::Word(d, _) | ConfValue::Str(d, _),
+                ] => {
+                    let iri = expand(iri, prefixes)
+                        .and_then(|i| normalize_iri(&i))
+                        .map_err(|m| (*l, format!("in fuzzyEx: {m}")))?;
+                    let degree: f64 = d
+                        .parse()
+                        .map_err(|_| (*l, format!("in fuzzyEx: {d:?} is not a number")))?;
+                    Ok((iri, degree))
+                }
+                _ => Err(expected()),
+            }
+        })
+        .collect()
 }
 
 /// `prefixes = [ ("ex", "http://…"), … ]`.
@@ -175,4 +229,30 @@ fn expand(s: &str, prefixes: &HashMap<String, String>) -> Result<String, String>
         "unknown prefix {p:?} in {t:?} (declared: {})",
         known.join(", ")
     ))
+}
+
+#[cfg(test)]
+mod fuzzy_tests {
+    use super::*;
+
+    #[test]
+    fn fuzzy_examples_are_read_and_bad_degrees_are_refused_with_their_line() {
+        let text = "prefixes = [ (\"ex\", \"http://e/\") ]\n\
+                    lp.positiveExamples = { \"ex:a\" }\n\
+                    lp.negativeExamples = { \"ex:b\" }\n\
+                    lp.fuzzyEx = [(\"ex:a\", 0.75), (\"ex:c\", 0.0)]\n";
+        let p = load(Path::new("f.conf"), text, "f").unwrap();
+        assert_eq!(
+            p.degrees,
+            vec![
+                ("http://e/a".to_owned(), 0.75),
+                ("http://e/c".to_owned(), 0.0)
+            ]
+        );
+        let bad = text.replace("0.75", "1.5");
+        let e = load(Path::new("f.conf"), &bad, "f")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("1.5") && e.contains("f.conf"), "{e}");
+    }
 }

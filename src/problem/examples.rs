@@ -50,7 +50,22 @@ pub(crate) fn build(
         negatives,
         target,
         kb_file,
+        degrees: Vec::new(),
     })
+}
+
+/// Checks graded examples: every degree a number in [0, 1], no IRI twice.
+pub(crate) fn check_degrees(degrees: &[(String, f64)]) -> Result<(), String> {
+    let mut seen = HashSet::new();
+    for (iri, d) in degrees {
+        if !(d.is_finite() && (0.0..=1.0).contains(d)) {
+            return Err(format!("{iri} has degree {d}; degrees lie in [0, 1]"));
+        }
+        if !seen.insert(iri.as_str()) {
+            return Err(format!("{iri} has two degrees"));
+        }
+    }
+    Ok(())
 }
 
 fn dedup(list: Vec<String>) -> Vec<String> {

@@ -8,7 +8,7 @@ use std::path::Path;
 use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use serde_json::Value;
 
-use super::examples::{build, normalize_iri};
+use super::examples::{build, check_degrees, normalize_iri};
 use super::{LearningProblem, ProblemError};
 
 /// Map entries in file order (serde_json's `Map` would sort them).
@@ -85,7 +85,41 @@ fn json_error(path: &Path, e: &serde_json::Error) -> ProblemError {
 fn ontolearn(path: &Path, name: String, v: &Value) -> Result<LearningProblem, ProblemError> {
     let positives = iri_list(path, &name, v, "positive_examples", true)?;
     let negatives = iri_list(path, &name, v, "negative_examples", false)?;
-    build(path, name, positives, negatives, None, None)
+    let mut problem = build(path, name.clone(), positives, negatives, None, None)?;
+    problem.degrees = degrees(path, &name, v)?;
+    Ok(problem)
+}
+
+/// Graded examples: `"degrees": {"IRI": 0.75, …}` (optional).
+fn degrees(path: &Path, problem: &str, v: &Value) -> Result<Vec<(String, f64)>, ProblemError> {
+    let map = match v.get("degrees") {
+        None | Some(Value::Null) => return Ok(Vec::new()),
+        Some(Value::Object(map)) => map,
+        Some(_) => {
+            return Err(syntax(
+                path,
+                problem,
+                "\"degrees\" must be an object {\"IRI\": degree}",
+            ));
+        }
+    };
+    let out = map
+        .iter()
+        .map(|(iri, d)| {
+            let iri = normalize_iri(iri)
+                .map_err(|m| syntax(path, problem, &format!("in \"degrees\": {m}")))?;
+            let d = d.as_f64().ok_or_else(|| {
+                syntax(
+                    path,
+                    problem,
+                    &format!("in \"degrees\": {iri} has the non-number {d}"),
+                )
+            })?;
+            Ok((iri, d))
+        })
+        .collect::<Result<Vec<_>, ProblemError>>()?;
+    check_degrees(&out).map_err(|m| syntax(path, problem, &format!("in \"degrees\": {m}")))?;
+    Ok(out)
 }
 
 /// A list item is named by its `name` field when present, else `p1`, `p2`, … (concept

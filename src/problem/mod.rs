@@ -20,7 +20,7 @@ pub use select::{check_examples, select};
 /// A set of positive and negative examples to separate, as full IRIs.
 ///
 /// Duplicates are removed (first occurrence kept); no IRI is on both sides.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct LearningProblem {
     pub name: String,
@@ -31,6 +31,11 @@ pub struct LearningProblem {
     pub target: Option<String>,
     /// The KB named by a `.conf` file's `ks.fileName`, relative to the `.conf` file.
     pub kb_file: Option<PathBuf>,
+    /// Graded examples (IRI, degree of membership in the target, in [0, 1]) from
+    /// DL-Learner's `lp.fuzzyEx` or a JSON problem's `degrees`; empty for crisp problems.
+    /// Learners that take graded examples (`owl-boost`, `wfoil-dl`) train on these with the
+    /// listed examples (degree 1 for a positive, 0 for a negative unless given here).
+    pub degrees: Vec<(String, f64)>,
 }
 
 /// Reads all problems of `path`.

@@ -218,3 +218,45 @@ fn boost_model_of(
 ) -> Option<BoostModel> {
     BoostModel::from_body(fit.model.algorithm(), body, kb.vocabulary()).ok()
 }
+
+/// The learners that train on graded examples when a problem has them.
+pub const TAKES_GRADED: &[&str] = &["owl-boost", "wfoil-dl"];
+
+/// A problem's graded training set: each listed example with its degree (`fuzzyEx` or
+/// JSON `degrees`; 1 for a positive and 0 for a negative when not given) and each graded
+/// individual that is not listed; every IRI must be an individual of the KB.
+pub fn graded_training(
+    kb: &KnowledgeBase,
+    problem: &crate::problem::LearningProblem,
+    examples: &Examples,
+) -> anyhow::Result<crate::learn::TrainingSet> {
+    use std::collections::BTreeMap;
+    let sig = kb.signature();
+    let mut degrees: BTreeMap<crate::oracle::IndividualId, f64> = BTreeMap::new();
+    for id in examples.positives().iter() {
+        degrees.insert(id, 1.0);
+    }
+    for id in examples.negatives().iter() {
+        degrees.insert(id, 0.0);
+    }
+    let mut unknown = Vec::new();
+    for (iri, d) in &problem.degrees {
+        match sig.individual_id(iri) {
+            Some(id) => {
+                degrees.insert(id, *d);
+            }
+            None => unknown.push(iri.as_str()),
+        }
+    }
+    if !unknown.is_empty() {
+        anyhow::bail!(
+            "problem {}: graded examples that are not individuals of the KB: {}",
+            problem.name,
+            unknown.join(", ")
+        );
+    }
+    Ok(
+        crate::learn::TrainingSet::weighted(degrees.into_iter().collect())?
+            .with_context(examples.all().clone()),
+    )
+}

@@ -4,10 +4,9 @@
 //!   text lost the formula of t; its δ is defined for `x ∈ {−1} ∪ (0, 1]`, so
 //!   `t(x) = −1` for x = 0 and `t(x) = x` otherwise: not covered is a vote against, covered
 //!   to degree x a vote for of strength x. We generalise the cut to a parameter τ
-//!   (`cover_degree`): `t(x) = x` for x > τ, else −1; τ = 0 is the paper's reading. The
-//!   default τ = ½ counts an individual as covered by `∃p.F` only where F is its value's
-//!   dominant fuzzy set (adjacent sets of a partition cross at ½), so a triangle's long
-//!   tail does not vote for the positives.
+//!   (`cover_degree`): `t(x) = x` for x > τ, else −1; τ = 0, the paper's reading, is the
+//!   default. τ = ½ counts an individual as covered by `∃p.F` only where F is its value's
+//!   dominant fuzzy set (adjacent sets of a partition cross at ½).
 //! - Labels `l(a) = 1` for positives (target degree > 0), −1 for negatives.
 //! - Error `ε = Σ w_a·δ(hᵢ(a), l(a))`, δ = 1 when the signs disagree.
 //! - Weight `α = ½ ln((1 − ε)/ε)` ([`AlphaForm::Error`], the paper's equation, which is

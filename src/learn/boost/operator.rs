@@ -7,7 +7,8 @@
 //! - `∃p.F` for every fuzzy set F of a numeric data property's fuzzy datatype, built from
 //!   the property's values on those individuals (equal-width or C-means, 3/5/7 sets);
 //! - `∃r.⊤` and `∃r.X` for the atoms X of r's successors (to `role_depth`), and `∃r.{a}`
-//!   when r has at most `max_values` distinct successors (categorical values).
+//!   when r has at most `max_values` distinct successors (categorical values); when the
+//!   values are classes (punning), the classes below r's range that occur as values.
 //!
 //! Specialising a class to a subclass is `C ⊓ B` with B an atom too, so the flat
 //! conjunction of atoms covers the paper's Table 1 up to the nesting depth.
@@ -91,6 +92,7 @@ pub fn atoms(
     for property in sig.object_properties.keys() {
         let role = Role::new(property.clone());
         let Some(succ) = oracle.successors(&role, level)? else {
+            out.extend(punned_values(oracle, &role, level, params)?);
             continue;
         };
         let targets = succ.targets();
@@ -114,6 +116,40 @@ pub fn atoms(
         for inner in atoms(oracle, targets, params, depth + 1, datatypes)? {
             out.push(FuzzyConcept::some(role.clone(), inner));
         }
+    }
+    Ok(out)
+}
+
+/// `∃r.{v}` atoms when r's successors cannot be listed because its values are not
+/// individuals of the active domain: the UCI conversions (mammographic's `hasMargin
+/// circumscribed`) use classes as values (punning). The candidates are the named classes
+/// directly below r's declared ranges, read from the schema (never the data), each kept
+/// when some individual of `level` has it as a value.
+fn punned_values(
+    oracle: &dyn MembershipOracle,
+    role: &Role,
+    level: &IndividualSet,
+    params: &BoostParams,
+) -> Result<Vec<FuzzyConcept>, OracleError> {
+    let sig = oracle.signature();
+    let Some(info) = sig.object_properties.get(&role.property) else {
+        return Ok(Vec::new());
+    };
+    let mut out = Vec::new();
+    for (class, supers) in &sig.superclasses {
+        if !supers.iter().any(|s| info.ranges.contains(s)) {
+            continue;
+        }
+        let c = Concept::HasValue {
+            role: role.clone(),
+            individual: class.clone(),
+        };
+        if !oracle.covered(&c, level)?.is_empty() {
+            out.push(FuzzyConcept::Crisp(c));
+        }
+    }
+    if out.len() > params.max_values {
+        out.clear();
     }
     Ok(out)
 }

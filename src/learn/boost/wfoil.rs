@@ -9,7 +9,9 @@
 //!   `p = Σ_{a∈Pos} w_a·(T(a) ⊗ (C' ⊓ C)(a))`, the weighted positives still covered;
 //! - Learn-One-Axiom stops when no refinement has positive gain, when cf ≥ θ, or when the
 //!   axiom covers at most the allowed weighted share of the negatives;
-//! - a positive leaves Pos once an axiom gives it a degree above `cover_degree`.
+//! - a positive leaves Pos once an axiom gives it a degree above τ (`cover_degree`), and
+//!   candidates are scored with degrees at most τ read as 0, so the learner optimises
+//!   what the boosting round will vote with (τ = 0, the paper's reading, changes nothing).
 //!
 //! Every candidate is scored from the atoms' degrees (asked once through the oracle) with
 //! local t-norm arithmetic.
@@ -177,6 +179,10 @@ pub fn learn_one_axiom<O: MembershipOracle + ?Sized>(
     let mut degrees = vec![1.0; n];
     let mut used = vec![false; table.atoms.len()];
     let mut scratch = vec![0.0; n];
+    // What the candidates are scored on: degrees at most τ count as 0, as in the vote.
+    let cut = |d: f64| if d > limits.cover_degree { d } else { 0.0 };
+    let mut scored_degrees: Vec<f64> = degrees.iter().map(|d| cut(*d)).collect();
+    let mut scored = vec![0.0; n];
     let mut stopped = None;
     for _ in 0..limits.max_conjuncts {
         let mut best: Option<(usize, f64, Vec<f64>)> = None;
@@ -191,8 +197,9 @@ pub fn learn_one_axiom<O: MembershipOracle + ?Sized>(
             *tested += 1;
             for i in 0..n {
                 scratch[i] = t.and(degrees[i], atom_degrees[i]);
+                scored[i] = cut(scratch[i]);
             }
-            let g = gain(t, &scratch, &degrees, view, pending);
+            let g = gain(t, &scored, &scored_degrees, view, pending);
             if g > best.as_ref().map_or(0.0, |b| b.1) {
                 best = Some((k, g, scratch.clone()));
             }
@@ -203,9 +210,10 @@ pub fn learn_one_axiom<O: MembershipOracle + ?Sized>(
         used[k] = true;
         concept = concept.and(&table.atoms[k]);
         degrees = refined;
+        scored_degrees = degrees.iter().map(|d| cut(*d)).collect();
         if stopped.is_some()
-            || confidence(t, &degrees, view, pending) >= limits.theta
-            || negative_share(&degrees, view) <= limits.max_negative_share
+            || confidence(t, &scored_degrees, view, pending) >= limits.theta
+            || negative_share(&scored_degrees, view) <= limits.max_negative_share
         {
             break;
         }
