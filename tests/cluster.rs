@@ -202,6 +202,61 @@ fn bad_input_is_refused_with_a_clear_message() {
         "Dog and Granite",
     ]);
     assert!(e.contains("no instances"), "{e}");
+    // An endpoint needs a scope: refused before any request is sent.
+    let e = fails_with(&["cluster", "--endpoint", "http://127.0.0.1:9/sparql"]);
+    assert!(e.contains("--individuals"), "{e}");
     let out = oxilearn(&["cluster", "--kb", GROUPS, "--max-runtime", "0"]);
     assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn the_learner_interface_fits_unlabelled_individuals_and_its_model_round_trips() {
+    use oxilearn::KnowledgeBase;
+    use oxilearn::learn::cluster::{ClusterParams, ClusterTrees};
+    use oxilearn::learn::{Learner, RunControl, TrainingSet, document};
+    use oxilearn::refine::rho::{Rho, RhoOptions};
+
+    let kb = KnowledgeBase::from_files(&[GROUPS]).expect("the fixture loads");
+    let rho = Rho::new(kb.shared_signature(), RhoOptions::default());
+    let learner = ClusterTrees::new(ClusterParams::default(), &rho).expect("valid defaults");
+    let all = kb.individuals();
+    let run = learner
+        .fit(
+            kb.oracle(),
+            &TrainingSet::unlabelled(all.clone()),
+            &RunControl::default(),
+        )
+        .expect("fits");
+    assert_eq!(run.model.algorithm(), "cluster");
+    let clusters = run.extras["clusters"].as_array().unwrap();
+    assert!(clusters.len() >= 2, "{clusters:?}");
+    let sizes: u64 = clusters.iter().map(|c| c["size"].as_u64().unwrap()).sum();
+    assert_eq!(sizes, all.len() as u64);
+    // Saved and loaded, the model predicts the same clusters.
+    let text = document::to_json(
+        run.model.as_ref(),
+        learner.parameters(),
+        None,
+        kb.signature(),
+    )
+    .expect("saves");
+    let loaded = document::from_json(&text, kb.signature()).expect("loads");
+    assert!(loaded.warnings.is_empty());
+    let before = run.model.predict(kb.oracle(), &all).unwrap();
+    let after = loaded.model.predict(kb.oracle(), &all).unwrap();
+    assert_eq!(before, after);
+    // Labelled training data is refused, naming what it needs.
+    let universe = all.universe();
+    let half = |odd: bool| {
+        oxilearn::oracle::IndividualSet::from_ids(
+            universe,
+            all.iter().filter(|id| (id.0 % 2 == 1) == odd),
+        )
+    };
+    let binary = TrainingSet::binary(half(true), half(false));
+    let e = learner
+        .fit(kb.oracle(), &binary.unwrap(), &RunControl::default())
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("unlabelled"), "{e}");
 }

@@ -70,7 +70,8 @@ pub struct ClusterArgs {
     #[arg(long, value_name = "X", default_value_t = 0.5)]
     pub stop_distance: f64,
     /// δ: when a test leaves one side empty, move to it the individuals farther than this
-    /// multiple of the data's spread from the other side's medoid.
+    /// multiple of the node's spread (mean distance to its medoid) from the other side's
+    /// medoid.
     #[arg(long, value_name = "X", default_value_t = 1.0)]
     pub reassign_distance: f64,
     /// The projection of an unknown membership.

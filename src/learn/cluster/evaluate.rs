@@ -164,15 +164,19 @@ pub fn score(
     let mut classes: BTreeSet<Iri> = signature.classes.clone();
     classes.extend(signature.schema_classes.iter().cloned());
     classes.extend(instances.keys().cloned());
-    let sup: BTreeMap<&Iri, BTreeSet<Iri>> = classes
-        .iter()
-        .map(|c| (c, signature.superclasses_of(c)))
+    for (a, b) in gold.iter().chain(proposed) {
+        classes.insert(a.clone());
+        classes.insert(b.clone());
+    }
+    let sup: BTreeMap<Iri, BTreeSet<Iri>> = classes
+        .into_iter()
+        .map(|c| {
+            let s = signature.superclasses_of(&c);
+            (c, s)
+        })
         .collect();
-    let sup_of = |c: &Iri| -> BTreeSet<Iri> {
-        sup.get(c)
-            .cloned()
-            .unwrap_or_else(|| signature.superclasses_of(c))
-    };
+    let none = BTreeSet::new();
+    let sup_of = |c: &Iri| -> &BTreeSet<Iri> { sup.get(c).unwrap_or(&none) };
     let entailed_by = |set: &BTreeSet<ClassPair>, (a, b): &ClassPair| -> bool {
         let (sa, sb) = (sup_of(a), sup_of(b));
         sa.iter()

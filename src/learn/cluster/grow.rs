@@ -6,10 +6,11 @@
 //!    the whole training set, so answers are cached across nodes). If one side is empty,
 //!    the individuals of `I` outside the other side farther than δ from its medoid are
 //!    moved to it; a test with both sides still not filled is skipped;
-//!    (ν and δ are multiples of the data's spread, the mean distance of all training
-//!    individuals to their medoid, so one default fits every `p`, committee and KB: distances
-//!    shrink as the committee grows, and the largest possible distance is far from any
-//!    distance seen in practice);
+//!    (ν is a multiple of the data's spread, the mean distance of all training individuals
+//!    to their medoid, and δ a multiple of the node's own spread, so one default fits every
+//!    `p`, committee and KB: distances shrink as the committee grows, the largest possible
+//!    distance is far from any distance seen in practice, and individuals deep in the tree
+//!    are closer to each other than at the root);
 //! 3. the test whose medoids of `P` and `N` are farthest apart wins (ties: the first);
 //! 4. if that distance is below ν (or the node is too deep or too small, or a budget ran
 //!    out) the node is a leaf; otherwise every individual of `I` goes to the side of the
@@ -213,7 +214,8 @@ impl Grower<'_, '_> {
         if depth >= self.params.max_depth || rows.len() < 2 * min || self.stop.is_some() {
             return self.leaf(concept, &rows);
         }
-        let scored = self.score_candidates(&concept, &rows)?;
+        let delta = self.params.reassign_distance * self.spread(&rows);
+        let scored = self.score_candidates(&concept, &rows, delta)?;
         let threshold = self.params.stop_distance * self.scale;
         for s in scored {
             if s.distance <= 0.0 || s.distance < threshold {
@@ -297,6 +299,7 @@ impl Grower<'_, '_> {
         &mut self,
         concept: &Concept,
         rows: &[u32],
+        delta: f64,
     ) -> Result<Vec<Scored>, LearnError> {
         let max_len = length(concept) + self.params.refinement_length;
         let candidates: Vec<Concept> = self
@@ -310,8 +313,10 @@ impl Grower<'_, '_> {
         for (b, batch) in candidates.chunks(BATCH).enumerate() {
             let left = self.clock.tests_left(self.tests);
             let batch = &batch[..batch.len().min(usize::try_from(left).unwrap_or(usize::MAX))];
-            let results: Vec<Result<Option<Scored>, OracleError>> =
-                batch.par_iter().map(|e| self.score(e, rows)).collect();
+            let results: Vec<Result<Option<Scored>, OracleError>> = batch
+                .par_iter()
+                .map(|e| self.score(e, rows, delta))
+                .collect();
             self.tests += batch.len() as u64;
             for (i, r) in results.into_iter().enumerate() {
                 match r {
@@ -335,7 +340,7 @@ impl Grower<'_, '_> {
     }
 
     /// Medoids of `P` and `N` for the test `e`, or `None` when a side stays empty.
-    fn score(&self, e: &Concept, rows: &[u32]) -> Result<Option<Scored>, OracleError> {
+    fn score(&self, e: &Concept, rows: &[u32], delta: f64) -> Result<Option<Scored>, OracleError> {
         let t = self.oracle.truth(e, self.among)?;
         let p = self.medoids.projections;
         let mut pos: Vec<u32> = Vec::new();
@@ -352,9 +357,9 @@ impl Grower<'_, '_> {
             return Ok(None);
         }
         if neg.is_empty() {
-            neg = self.far_from(&pos, rows);
+            neg = self.far_from(&pos, rows, delta);
         } else if pos.is_empty() {
-            pos = self.far_from(&neg, rows);
+            pos = self.far_from(&neg, rows, delta);
         }
         let (Some(left), Some(right)) = (self.medoids.medoid(&pos), self.medoids.medoid(&neg))
         else {
@@ -368,12 +373,11 @@ impl Grower<'_, '_> {
         }))
     }
 
-    /// The rows of `rows` outside `side` farther than δ from `side`'s medoid.
-    fn far_from(&self, side: &[u32], rows: &[u32]) -> Vec<u32> {
+    /// The rows of `rows` outside `side` farther than `delta` from `side`'s medoid.
+    fn far_from(&self, side: &[u32], rows: &[u32], delta: f64) -> Vec<u32> {
         let Some(m) = self.medoids.medoid(side) else {
             return Vec::new();
         };
-        let delta = self.params.reassign_distance * self.scale;
         let mut inside = side.to_vec();
         inside.sort_unstable();
         rows.iter()

@@ -1,6 +1,7 @@
 //! Validated parameters of terminological cluster trees. The thresholds ν and δ are
-//! multiples of the data's spread (the mean distance of the training individuals to their
-//! medoid), so one default fits every `p`, committee size and KB.
+//! multiples of the spread (the mean distance to the medoid) of all training individuals
+//! (ν) and of the node's individuals (δ), so one default fits every `p`, committee size and
+//! KB.
 
 use serde::{Deserialize, Serialize};
 
@@ -51,7 +52,7 @@ pub struct ClusterParams {
     /// (a multiple of the spread, ≥ 0).
     pub stop_distance: f64,
     /// δ: when a test leaves one side empty, the individuals farther than this from the other
-    /// side's medoid are moved to it (a multiple of the spread, ≥ 0).
+    /// side's medoid are moved to it (a multiple of the node's spread, ≥ 0).
     pub reassign_distance: f64,
     pub unknown: UnknownValue,
     /// Most levels below the root.
