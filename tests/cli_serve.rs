@@ -330,6 +330,18 @@ fn learning_through_the_endpoint_finds_what_embedded_learning_finds() {
     let served: Value = serde_json::from_str(&text).unwrap();
     assert_eq!(solutions(&served), solutions(&embedded));
     assert_eq!(served[0]["problem"], "Uncle");
+    // A DL-Learner .conf file as text, its problem named by `name`.
+    let conf = std::fs::read_to_string(common::repo_path("fixtures/family/family.conf")).unwrap();
+    let body = serde_json::json!({
+        "problems": conf,
+        "name": "Father",
+        "options": {"max-tests": 2000}
+    });
+    let (status, text) = server.request("POST", "/learn", &[], body.to_string().as_bytes());
+    assert_eq!(status, 200, "{text}");
+    let served: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(served[0]["problem"], "Father");
+    assert_eq!(served[0]["solutions"][0]["f1"], 1.0, "{text}");
     // Options learn refuses are refused here too, with learn's message.
     let body = format!(
         r#"{{"problems": {problems}, "options": {{"problem": ["Uncle"], "algorithm": "celoe", "beam-width": 3}}}}"#
