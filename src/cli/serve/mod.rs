@@ -71,6 +71,7 @@ pub(super) struct State {
     loaded: RwLock<Arc<Loaded>>,
     models: Vec<ModelFile>,
     allow_update: bool,
+    union_default_graph: bool,
     query_timeout: Duration,
     max_learn_runtime: f64,
     /// Updates one at a time (each rebuilds [`Loaded`]).
@@ -154,6 +155,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         loaded: RwLock::new(Arc::new(loaded)),
         models,
         allow_update: args.allow_update,
+        union_default_graph: args.union_default_graph,
         query_timeout: Duration::from_secs_f64(args.query_timeout),
         max_learn_runtime: args.max_learn_runtime,
         update_lock: std::sync::Mutex::new(()),
