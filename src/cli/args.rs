@@ -32,12 +32,21 @@ pub enum Command {
     Cv(CvArgs),
     /// Apply a saved model (`learn --save-model`) to individuals of a KB.
     Predict(PredictArgs),
+    /// Write a saved model's predicted memberships (and, for scored models, scores with
+    /// provenance) into one named graph of a dataset file or a SPARQL Update endpoint.
+    Enrich(EnrichArgs),
+    /// Write a saved model's definition as an OWL axiom (functional syntax, OWL/XML or
+    /// Manchester syntax).
+    Export(ExportArgs),
     /// Measure speed and quality: `bench oracle` (evaluations/s cold and warm), `bench load`
     /// (triples/s), `bench learn` (learners per problem and backend), `bench tbc` (TBC grid).
     Bench(BenchArgs),
     /// Seeded random target concepts with ≥ 10 positives and ≥ 10 negatives of the same order
     /// of magnitude, written as a list-JSON problem file.
     GenerateProblems(GenerateArgs),
+    /// Terminological cluster trees: cluster individuals, describe each cluster by a class
+    /// expression, propose disjointness and subsumption axioms; a model `predict` applies.
+    Cluster(super::cluster::ClusterArgs),
     /// A SPARQL 1.1 Protocol endpoint at /sparql over the KB files, with oxilearn's functions
     /// (`<urn:oxilearn:member>`, `score`, `covers`) and the loaded models; `POST /learn` and
     /// `POST /predict`. Read-only unless --allow-update.
@@ -106,6 +115,10 @@ pub struct KbArgs {
     /// Append every SELECT sent to the store (time, rows, text) as a JSON line to FILE.
     #[arg(long, value_name = "FILE")]
     pub log_queries: Option<PathBuf>,
+    /// Also read the graphs of predictions `enrich` wrote (left out by default, so that
+    /// learning never takes its own output for facts).
+    #[arg(long)]
+    pub include_predictions: bool,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum, Default)]
@@ -215,6 +228,73 @@ pub struct TbcArgs {
     pub max_features: usize,
 }
 
+/// Options of `--algorithm owl-boost` and `--algorithm wfoil-dl` (the weak learner alone).
+#[derive(Debug, Args, Clone)]
+#[command(next_help_heading = "Fuzzy OWL-Boost options (--algorithm owl-boost, wfoil-dl)")]
+pub struct BoostArgs {
+    /// Boosting rounds at most (early stop when a round is no better than chance).
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub rounds: usize,
+    /// The t-norm of fuzzy conjunction.
+    #[arg(long, value_enum, default_value_t)]
+    pub tnorm: TNormArg,
+    /// Real AdaBoost's α: error = ½ ln((1−ε)/ε) (the paper's), correlation = ½ ln((1+r)/(1−r)).
+    #[arg(long, value_enum, default_value_t)]
+    pub alpha_form: AlphaFormArg,
+    /// Fuzzy sets per numeric data property: 3, 5 or 7.
+    #[arg(long, value_name = "K", default_value_t = 3)]
+    pub fuzzy_sets: usize,
+    /// How numeric values are partitioned into fuzzy sets.
+    #[arg(long, value_enum, default_value_t)]
+    pub fuzzy_partition: PartitionArg,
+    /// θ: an axiom stops growing once its confidence reaches this.
+    #[arg(long, value_name = "F", default_value_t = 0.9)]
+    pub theta: f64,
+    /// An axiom also stops growing once it covers at most this weighted share of the negatives.
+    #[arg(long, value_name = "F", default_value_t = 0.0)]
+    pub max_negative_share: f64,
+    /// Axioms per weak hypothesis at most.
+    #[arg(long, value_name = "N", default_value_t = 5)]
+    pub max_axioms: usize,
+    /// Conjuncts per axiom at most.
+    #[arg(long, value_name = "N", default_value_t = 4)]
+    pub max_conjuncts: usize,
+    /// Nesting of ∃ in the operator's atoms.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub role_depth: usize,
+    /// ∃r.{a} atoms for roles with at most this many distinct successors (0 = none).
+    #[arg(long, value_name = "N", default_value_t = 12)]
+    pub max_values: usize,
+    /// τ: an axiom covers an individual above this degree (0 = the paper's reading).
+    #[arg(long, value_name = "F", default_value_t = 0.5)]
+    pub cover_degree: f64,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum, Default)]
+pub enum TNormArg {
+    /// min(a, b)
+    #[default]
+    Goedel,
+    /// max(0, a + b − 1)
+    Lukasiewicz,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum, Default)]
+pub enum AlphaFormArg {
+    #[default]
+    Error,
+    Correlation,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum, Default)]
+pub enum PartitionArg {
+    /// Equal-width triangles with shoulders.
+    #[default]
+    EqualWidth,
+    /// Triangles around fuzzy C-means centroids.
+    CMeans,
+}
+
 #[derive(Debug, Clone, Copy, ValueEnum, Default)]
 pub enum QualityArg {
     /// F1 of the positives (Ontolearn's measure).
@@ -248,9 +328,10 @@ pub struct SearchArgs {
 #[derive(Debug, Args, Clone)]
 #[command(next_help_heading = "CELOE options (--algorithm celoe)")]
 pub struct CeloeArgs {
-    /// Percentage of positives a solution may miss.
-    #[arg(long, value_name = "PCT", default_value_t = 0.0)]
-    pub noise: f64,
+    /// Percentage of positives a solution may miss (DL-Learner's noise constraint). Without
+    /// it, no constraint: nodes are pruned by their optimistic bound instead.
+    #[arg(long, value_name = "PCT")]
+    pub noise: Option<f64>,
     /// Deepest class expression considered.
     #[arg(long, value_name = "N", default_value_t = 7)]
     pub max_depth: usize,
@@ -279,6 +360,54 @@ pub struct CeloeArgs {
     /// Score penalty per refinement a node produced.
     #[arg(long, value_name = "F", default_value_t = 0.0001)]
     pub refinement_penalty: f64,
+}
+
+/// Forest Mixing's own options (it also takes CELOE's search options: --noise,
+/// --max-depth, --max-results, --keep-searching, --no-minimize and the heuristic weights).
+#[derive(Debug, Args, Clone)]
+#[command(next_help_heading = "Forest Mixing options (--algorithm forest-mixing)")]
+pub struct ForestArgs {
+    /// Most trees grown from computed start classes (the most specific classes covering
+    /// all positives; ⊤ when none does).
+    #[arg(long, value_name = "N", default_value_t = 2)]
+    pub trees: usize,
+    /// A tree's start class (repeatable: one tree each; replaces the computed ones).
+    #[arg(long = "start-classes", value_name = "EXPR")]
+    pub start_classes: Vec<String>,
+    /// The paper's maxNodesAddedPerTree: expressions a tree takes from the shared pool per
+    /// turn.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub max_nodes_per_tree: usize,
+    /// Longest conjunction the mixing step adds to the pool.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub max_mix_length: usize,
+    /// Node score: celoe (CELOE's), ht1 (+ weight / parent's refinements), fh (F1 with
+    /// depth penalty and high/low-F1 bonus/penalty).
+    #[arg(long, value_enum, default_value_t)]
+    pub forest_heuristic: ForestHeuristicArg,
+    /// HT1's weight of 1 / (parent's refinement count).
+    #[arg(long, value_name = "F", default_value_t = 0.1)]
+    pub ht1_weight: f64,
+    /// FH's penalty α per horizontal expansion.
+    #[arg(long, value_name = "F", default_value_t = 0.1)]
+    pub fh_alpha: f64,
+    /// FH's bonus β when F1 ≥ 0.8.
+    #[arg(long, value_name = "F", default_value_t = 0.1)]
+    pub fh_beta: f64,
+    /// FH's penalty γ when F1 ≤ 0.3.
+    #[arg(long, value_name = "F", default_value_t = 0.1)]
+    pub fh_gamma: f64,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum, Default, PartialEq, Eq)]
+pub enum ForestHeuristicArg {
+    /// CELOE's score (DL-Learner's OEHeuristicRuntime).
+    #[default]
+    Celoe,
+    /// The paper's HT1.
+    Ht1,
+    /// The paper's FH.
+    Fh,
 }
 
 /// The refinement operator's language (reference defaults).
@@ -353,6 +482,11 @@ pub struct LearnArgs {
     pub celoe: CeloeArgs,
     #[command(flatten)]
     pub tbc: TbcArgs,
+    /// Boxed: the bench command enum holds these arguments and must stay small.
+    #[command(flatten)]
+    pub forest: Box<ForestArgs>,
+    #[command(flatten)]
+    pub boost: BoostArgs,
     /// Long names of the flags given on the command line (filled after parsing, so shared
     /// flags a learner cannot use are refused and defaults are not).
     #[arg(skip)]
@@ -394,6 +528,103 @@ pub struct PredictArgs {
     pub json: bool,
 }
 
+/// `enrich`: where predictions go and which.
+#[derive(Debug, Args)]
+#[command(mut_arg("graph", |a| a.long("read-graph")))]
+#[command(group(clap::ArgGroup::new("destination").args(["out", "update_endpoint"])))]
+pub struct EnrichArgs {
+    #[command(flatten)]
+    pub kb: KbArgs,
+    /// The saved model (`learn --save-model`).
+    #[arg(long, value_name = "FILE")]
+    pub model: PathBuf,
+    /// With --kb: the dataset to write (.nq or .trig): the KB's triples plus the graph of
+    /// predictions, sorted; written to a temporary file and renamed into place.
+    #[arg(long, value_name = "FILE", requires = "kb")]
+    pub out: Option<PathBuf>,
+    /// With --endpoint: its SPARQL 1.1 Update endpoint.
+    #[arg(long, value_name = "URL", requires = "endpoint")]
+    pub update_endpoint: Option<String>,
+    /// The named graph the predictions go into (never the default graph).
+    #[arg(long = "graph", value_name = "IRI")]
+    pub target_graph: String,
+    /// The class predicted members are typed with (default: the class the model was trained
+    /// for, when its problem is named by an IRI).
+    #[arg(long, value_name = "IRI")]
+    pub target_class: Option<String>,
+    #[arg(long, value_enum, default_value_t)]
+    pub mode: ModeArg,
+    /// Scored models: a member is an individual whose score (probability, degree) is at
+    /// least this (default: the model's own decision).
+    #[arg(long, value_name = "P")]
+    pub threshold: Option<f64>,
+    /// Only the instances of this class expression (default: every individual).
+    #[arg(long, value_name = "EXPR", conflicts_with = "individuals")]
+    pub scope: Option<String>,
+    /// Only the examples (positives and negatives) of these problems.
+    #[arg(long, value_name = "LPFILE")]
+    pub individuals: Option<PathBuf>,
+    /// Write nothing; print what would be written (counts and a sample).
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Write into a graph that holds triples oxilearn did not write.
+    #[arg(long)]
+    pub force: bool,
+    /// Triples per INSERT DATA request (endpoints).
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    pub chunk_size: usize,
+    /// Record the run's time (prov:endedAtTime): reruns then differ in that triple.
+    #[arg(long)]
+    pub record_time: bool,
+    /// One JSON summary on stdout.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum, Default, PartialEq, Eq)]
+pub enum ModeArg {
+    /// The graph ends holding exactly this run's triples.
+    #[default]
+    Replace,
+    /// Add what the graph does not hold yet.
+    Append,
+}
+
+/// `export`: a model's definition as an OWL axiom.
+#[derive(Debug, Args)]
+#[command(mut_arg("format", |a| a.long("kb-format")))]
+pub struct ExportArgs {
+    #[command(flatten)]
+    pub kb: KbArgs,
+    /// The saved model (`learn --save-model`).
+    #[arg(long, value_name = "FILE")]
+    pub model: PathBuf,
+    /// The syntax written.
+    #[arg(long = "format", value_enum, default_value_t)]
+    pub syntax: ExportFormat,
+    /// The class being defined (default: the class the model was trained for, when its
+    /// problem is named by an IRI).
+    #[arg(long, value_name = "IRI")]
+    pub target_class: Option<String>,
+    /// Write `C SubClassOf Target` instead of `Target EquivalentTo C`.
+    #[arg(long)]
+    pub subclass: bool,
+    /// Write to this file (temporary file renamed into place) instead of stdout.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum, Default, PartialEq, Eq)]
+pub enum ExportFormat {
+    /// OWL 2 functional syntax.
+    #[default]
+    Ofn,
+    /// OWL/XML.
+    Owx,
+    /// Manchester syntax.
+    Manchester,
+}
+
 #[derive(Debug, Args)]
 pub struct SignatureArgs {
     #[command(flatten)]
@@ -409,6 +640,8 @@ pub struct BenchArgs {
     pub what: BenchCommand,
 }
 
+// Parsed once per process: the size of the largest variant costs nothing worth boxing for.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Subcommand)]
 pub enum BenchCommand {
     /// Concept evaluations per second: cold (a query per concept) and warm (cache + composition).
@@ -423,6 +656,19 @@ pub enum BenchCommand {
     /// The same problem on the KB replicated k times: time to the first test, signature and
     /// search time, tests/s, queries per test, peak RSS, same best solution (issue 9).
     Scale(super::bench_scale::BenchScaleArgs),
+    /// Forest Mixing against CELOE per problem: tests and time to the best, final F1.
+    Forest(BenchForestArgs),
+}
+
+/// `bench forest`: the learner flags (shared by both algorithms) and noise-free problems.
+#[derive(Debug, Args)]
+pub struct BenchForestArgs {
+    #[command(flatten)]
+    pub learn: LearnArgs,
+    /// The same problems without noise (matched by name): the learned expressions are also
+    /// scored against them (`cleanF1`).
+    #[arg(long, value_name = "LPFILE")]
+    pub clean_problems: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

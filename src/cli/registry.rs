@@ -40,7 +40,13 @@ pub struct LearnerEntry {
 }
 
 /// Every learner.
-pub const REGISTRY: &[&LearnerEntry] = &[&learners::celoe::ENTRY, &learners::tbc::ENTRY];
+pub const REGISTRY: &[&LearnerEntry] = &[
+    &learners::celoe::ENTRY,
+    &learners::tbc::ENTRY,
+    &learners::forest::ENTRY,
+    &learners::boost::OWL_BOOST,
+    &learners::boost::WFOIL_DL,
+];
 
 /// Flags every learner command shares, whether or not the learner uses them.
 pub const SHARED: &[&str] = &[

@@ -13,12 +13,15 @@
 //! (removing redundant parts of a solution), [`model`] (CELOE's fitted concept model) and
 //! [`targets`] (seeded random target concepts for experiments).
 
+pub mod boost;
 pub mod celoe;
+pub mod cluster;
 mod control;
 pub mod document;
 mod error;
 mod examples;
 pub mod experiment;
+pub mod forest;
 mod learner;
 pub mod minimize;
 pub mod model;

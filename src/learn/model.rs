@@ -79,7 +79,10 @@ impl ConceptModel {
         Ok(examples.confusion(&self.members(oracle, examples.all())?))
     }
 
-    fn from_body(body: &serde_json::Value, vocabulary: &Vocabulary) -> Result<Self, LearnError> {
+    pub(crate) fn from_body(
+        body: &serde_json::Value,
+        vocabulary: &Vocabulary,
+    ) -> Result<Self, LearnError> {
         let bad = |m: String| LearnError::ModelFormat(m);
         let b: Body =
             serde_json::from_value(body.clone()).map_err(|e| bad(format!("celoe model: {e}")))?;
@@ -203,6 +206,17 @@ impl Model for ConceptModel {
         };
         let qualities: Vec<f64> = self.solutions.iter().map(|s| s.quality).collect();
         body_json(&body, "the celoe model", qualities)
+    }
+
+    /// The best solution's training confusion and quality.
+    fn training_measures(&self) -> Option<serde_json::Value> {
+        let best = self.best()?;
+        let c = &best.confusion;
+        Some(serde_json::json!({
+            "measure": self.quality_measure.name(),
+            "quality": best.quality,
+            "tp": c.tp, "fp": c.fp, "tn": c.tn, "fn": c.fn_,
+        }))
     }
 }
 
