@@ -4,7 +4,8 @@
 //! `learn --endpoint` against the server and `POST /learn` find what embedded learning
 //! finds; oversize bodies (413), updates without `--allow-update` (403), unknown models
 //! (400/404), requests beyond `--max-concurrent` (503) and queries past `--query-timeout`
-//! (504) are refused with a message; updates change the functions' answers; Ctrl-C and
+//! (504) are refused with a message; updates change the functions' answers;
+//! `--union-default-graph` queries every graph; Ctrl-C and
 //! SIGTERM stop the server cleanly.
 
 mod common;
@@ -330,6 +331,18 @@ fn learning_through_the_endpoint_finds_what_embedded_learning_finds() {
     let served: Value = serde_json::from_str(&text).unwrap();
     assert_eq!(solutions(&served), solutions(&embedded));
     assert_eq!(served[0]["problem"], "Uncle");
+    // A DL-Learner .conf file as text, its problem named by `name`.
+    let conf = std::fs::read_to_string(common::repo_path("fixtures/family/family.conf")).unwrap();
+    let body = serde_json::json!({
+        "problems": conf,
+        "name": "Father",
+        "options": {"max-tests": 2000}
+    });
+    let (status, text) = server.request("POST", "/learn", &[], body.to_string().as_bytes());
+    assert_eq!(status, 200, "{text}");
+    let served: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(served[0]["problem"], "Father");
+    assert_eq!(served[0]["solutions"][0]["f1"], 1.0, "{text}");
     // Options learn refuses are refused here too, with learn's message.
     let body = format!(
         r#"{{"problems": {problems}, "options": {{"problem": ["Uncle"], "algorithm": "celoe", "beam-width": 3}}}}"#
@@ -431,6 +444,21 @@ fn updates_change_the_answers_and_ctrl_c_stops_the_server() {
     );
     assert_eq!(status, 400);
     assert!(body.contains("\"Uncle\""), "{body}");
+    // Triples in a named graph: not in the default graph, unless --union-default-graph.
+    let insert = b"INSERT DATA { GRAPH <urn:g> { <urn:s> <urn:p> <urn:o> } }";
+    let sparql_update = [("Content-Type", "application/sparql-update")];
+    let ask = "ASK { <urn:s> <urn:p> <urn:o> }";
+    assert_eq!(
+        server.request("POST", "/sparql", &sparql_update, insert).0,
+        204
+    );
+    assert!(server.query(ask, "text/csv").1.contains("false"));
+    let union = Server::start(&["--kb", FAMILY, "--allow-update", "--union-default-graph"]);
+    assert_eq!(
+        union.request("POST", "/sparql", &sparql_update, insert).0,
+        204
+    );
+    assert!(union.query(ask, "text/csv").1.contains("true"));
     let (code, stderr) = server.stop_with(libc::SIGINT);
     assert_eq!(code, Some(0), "{stderr}");
     assert!(stderr.contains("oxilearn serve: stopped"), "{stderr}");

@@ -903,6 +903,11 @@ pub struct ServeArgs {
     /// Accept SPARQL updates (refused with 403 otherwise).
     #[arg(long)]
     pub allow_update: bool,
+    /// Queries without a dataset (no FROM, no default-graph-uri) see the union of all graphs
+    /// as their default graph, as embedded learning does for N-Quads/TriG files (default:
+    /// the default graph only).
+    #[arg(long)]
+    pub union_default_graph: bool,
     /// Largest request body in bytes (larger ones get 413).
     #[arg(long, value_name = "BYTES", default_value_t = 1 << 20)]
     pub max_request_bytes: usize,

@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex, RwLock};
 use super::{COVERS, FunctionError, MEMBER, SCORE};
 use crate::KnowledgeBase;
 use crate::learn::Model;
-use crate::oracle::IndividualSet;
+use crate::oracle::{IndividualSet, MembershipOracle};
 
 /// Which function.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -79,8 +79,12 @@ type Predictions = Vec<Option<(bool, Option<f64>)>>;
 
 struct ModelEntry {
     model: Arc<dyn Model>,
-    /// Filled on first use; the lock also makes concurrent first uses compute once.
+    /// Filled on first use of `score` (or of `member` for a model that is no concept); the
+    /// lock also makes concurrent first uses compute once.
     predictions: Mutex<Option<Arc<Predictions>>>,
+    /// Filled on first use of `member` for a model that is a concept: its members only,
+    /// without the other solutions a score needs.
+    members: Mutex<Option<Arc<IndividualSet>>>,
 }
 
 /// The answers one call reads from.
@@ -132,6 +136,7 @@ impl Answers {
         let entry = Arc::new(ModelEntry {
             model: Arc::from(model),
             predictions: Mutex::new(None),
+            members: Mutex::new(None),
         });
         self.models
             .write()
@@ -169,6 +174,9 @@ impl Answers {
                     name: text.to_owned(),
                     known: self.model_names(),
                 })?;
+                if kind == Kind::Member && entry.model.concept().is_some() {
+                    return Ok(Resolved::Covers(self.members(&entry)?));
+                }
                 Ok(Resolved::Model(kind, self.predictions(&entry)?))
             }
             Kind::Covers => Ok(Resolved::Covers(self.covered(text)?)),
@@ -194,6 +202,27 @@ impl Answers {
         let dense = Arc::new(dense);
         *slot = Some(dense.clone());
         Ok(dense)
+    }
+
+    /// The members of a model that is a concept: the instances of its expression under
+    /// its semantics (what [`Model::predict`] calls a member).
+    fn members(&self, entry: &ModelEntry) -> Result<Arc<IndividualSet>, ResolveError> {
+        let mut slot = entry.members.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(set) = slot.as_ref() {
+            return Ok(set.clone());
+        }
+        let concept = entry
+            .model
+            .concept()
+            .ok_or_else(|| ResolveError::Oracle("the model has no class expression".to_owned()))?;
+        let set = Arc::new(
+            self.kb
+                .oracle()
+                .members(concept, &self.kb.individuals(), entry.model.semantics())
+                .map_err(|e| ResolveError::Oracle(error_chain(&e)))?,
+        );
+        *slot = Some(set.clone());
+        Ok(set)
     }
 
     fn covered(&self, text: &str) -> Result<Arc<IndividualSet>, ResolveError> {

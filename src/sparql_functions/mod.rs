@@ -8,9 +8,10 @@
 //! | `<urn:oxilearn:covers>(?x, "expression")` | an individual, a class expression (Manchester or DL syntax) | `xsd:boolean` (closed world) |
 //!
 //! A query filtering many individuals must not ask the oracle once per row: the first use
-//! of a model (or of an expression) computes its answers for every individual of the KB in
-//! one call through the KB's cached oracle, and later rows (and later queries) read the
-//! memoised answers. [`SparqlFunctions::oracle_stats`] reports what the oracle was asked.
+//! computes the answers for every individual of the KB in one call through the KB's cached
+//! oracle (`member` of a model that is a class expression, and `covers`: the expression's
+//! instances; `score`, and `member` of other models: the model's prediction), and later rows
+//! (and later queries) read the memoised answers. [`SparqlFunctions::oracle_stats`] reports what the oracle was asked.
 //!
 //! Custom functions can only return a value or nothing, so argument errors are caught
 //! before the query runs: [`SparqlFunctions::prepare`] walks the parsed query and fails it,

@@ -71,6 +71,7 @@ pub(super) struct State {
     loaded: RwLock<Arc<Loaded>>,
     models: Vec<ModelFile>,
     allow_update: bool,
+    union_default_graph: bool,
     query_timeout: Duration,
     max_learn_runtime: f64,
     /// Updates one at a time (each rebuilds [`Loaded`]).
@@ -154,6 +155,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         loaded: RwLock::new(Arc::new(loaded)),
         models,
         allow_update: args.allow_update,
+        union_default_graph: args.union_default_graph,
         query_timeout: Duration::from_secs_f64(args.query_timeout),
         max_learn_runtime: args.max_learn_runtime,
         update_lock: std::sync::Mutex::new(()),
@@ -249,4 +251,32 @@ async fn shutdown_signal(flag: Arc<std::sync::atomic::AtomicBool>) {
         () = terminated => flag.store(true, Ordering::SeqCst),
     }
     eprintln!("oxilearn serve: shutting down (finishing the requests in flight)");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn models_are_named_by_stem_or_name_and_names_are_unique() {
+        let dir =
+            std::env::temp_dir().join(format!("oxilearn-serve-models-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let a = dir.join("Uncle.json");
+        std::fs::write(&a, "{}").unwrap();
+        let a = a.to_str().unwrap().to_owned();
+        let named = model_files(&[a.clone(), format!("aunt-2={a}")]).expect("reads both");
+        let names: Vec<&str> = named.iter().map(|m| m.name.as_str()).collect();
+        assert_eq!(names, ["Uncle", "aunt-2"]);
+        assert_eq!(named[1].path, PathBuf::from(&a));
+        let err = model_files(&[a.clone(), format!("Uncle={a}")])
+            .err()
+            .expect("a clash");
+        assert!(err.to_string().contains("\"Uncle\""), "{err}");
+        let err = model_files(&[dir.join("missing.json").to_str().unwrap().to_owned()])
+            .err()
+            .expect("no such file");
+        assert!(format!("{err:#}").contains("missing.json"), "{err:#}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

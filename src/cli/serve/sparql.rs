@@ -1,7 +1,8 @@
 //! `/sparql`: the SPARQL 1.1 Protocol. Queries by GET (`?query=`), by POST as a form
 //! (`query=`) or as `application/sparql-query`; updates by POST as a form (`update=`) or as
 //! `application/sparql-update`, only with `--allow-update` (403 otherwise).
-//! `default-graph-uri` and `named-graph-uri` set a query's dataset. Results by content
+//! `default-graph-uri` and `named-graph-uri` set a query's dataset; without one (nor FROM),
+//! `--union-default-graph` makes the default graph the union of all graphs. Results by content
 //! negotiation: JSON (the default), XML, CSV, TSV; graphs (CONSTRUCT, DESCRIBE) as
 //! N-Triples (the default) or Turtle.
 
@@ -252,6 +253,15 @@ fn query(
             .map(|g| iri(g, "default-graph-uri").map(GraphName::from))
             .collect::<Result<_, _>>()?;
         prepared.query_mut().dataset_mut().set_default_graph(graphs);
+    }
+    if default_graphs.is_empty()
+        && state.union_default_graph
+        && prepared.query_mut().dataset().is_default_dataset()
+    {
+        prepared
+            .query_mut()
+            .dataset_mut()
+            .set_default_graph_as_union();
     }
     if !named_graphs.is_empty() {
         let graphs = named_graphs
