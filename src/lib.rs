@@ -29,6 +29,7 @@
 #[cfg(feature = "cli")]
 pub mod cli;
 pub mod concept;
+pub mod enrich;
 pub mod eval;
 pub mod kb;
 mod knowledge_base;
@@ -36,6 +37,8 @@ pub mod learn;
 pub mod oracle;
 pub mod problem;
 pub mod refine;
+pub mod sparql_functions;
+pub mod vocab;
 
 pub use knowledge_base::{KbOracle, KnowledgeBase, KnowledgeBaseBuilder, KnowledgeBaseError};
 

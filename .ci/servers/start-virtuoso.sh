@@ -131,3 +131,12 @@ started=1
 wait_sparql_ready "http://127.0.0.1:$http_port/sparql" "$pidfile" "$timeout_s" "$logfile" ||
     die "Virtuoso did not become ready (see $logfile and $dir/virtuoso.log)"
 log "Virtuoso ready at http://127.0.0.1:$http_port/sparql (pid $(cat "$pidfile")) in $(elapsed_since "$t0")s"
+
+# `enrich` tests write through the SPARQL endpoint: let its anonymous user run
+# SPARQL Update (a test server on loopback only; never do this on a public one).
+grant_out="$(timeout 60 isql-vt "127.0.0.1:$sql_port" dba "${VIRTUOSO_DBA_PASSWORD:-dba}" \
+    VERBOSE=OFF BANNER=OFF PROMPT=OFF ECHO=OFF \
+    "EXEC=GRANT SPARQL_UPDATE TO \"SPARQL\"; DB.DBA.RDF_DEFAULT_USER_PERMS_SET ('nobody', 7);" </dev/null 2>&1)" ||
+    die "isql-vt failed granting SPARQL_UPDATE: $grant_out"
+[[ "$grant_out" != *'*** Error'* ]] || die "granting SPARQL_UPDATE failed: $grant_out"
+log "Virtuoso: SPARQL Update allowed for the endpoint's anonymous user"

@@ -32,12 +32,25 @@ pub enum Command {
     Cv(CvArgs),
     /// Apply a saved model (`learn --save-model`) to individuals of a KB.
     Predict(PredictArgs),
+    /// Write a saved model's predicted memberships (and, for scored models, scores with
+    /// provenance) into one named graph of a dataset file or a SPARQL Update endpoint.
+    Enrich(EnrichArgs),
+    /// Write a saved model's definition as an OWL axiom (functional syntax, OWL/XML or
+    /// Manchester syntax).
+    Export(ExportArgs),
     /// Measure speed and quality: `bench oracle` (evaluations/s cold and warm), `bench load`
     /// (triples/s), `bench learn` (learners per problem and backend), `bench tbc` (TBC grid).
     Bench(BenchArgs),
     /// Seeded random target concepts with ≥ 10 positives and ≥ 10 negatives of the same order
     /// of magnitude, written as a list-JSON problem file.
     GenerateProblems(GenerateArgs),
+    /// Terminological cluster trees: cluster individuals, describe each cluster by a class
+    /// expression, propose disjointness and subsumption axioms; a model `predict` applies.
+    Cluster(super::cluster::ClusterArgs),
+    /// A SPARQL 1.1 Protocol endpoint at /sparql over the KB files, with oxilearn's functions
+    /// (`<urn:oxilearn:member>`, `score`, `covers`) and the loaded models; `POST /learn` and
+    /// `POST /predict`. Read-only unless --allow-update.
+    Serve(ServeArgs),
 }
 
 /// Where the knowledge base comes from.
@@ -102,6 +115,10 @@ pub struct KbArgs {
     /// Append every SELECT sent to the store (time, rows, text) as a JSON line to FILE.
     #[arg(long, value_name = "FILE")]
     pub log_queries: Option<PathBuf>,
+    /// Also read the graphs of predictions `enrich` wrote (left out by default, so that
+    /// learning never takes its own output for facts).
+    #[arg(long)]
+    pub include_predictions: bool,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum, Default)]
@@ -211,6 +228,73 @@ pub struct TbcArgs {
     pub max_features: usize,
 }
 
+/// Options of `--algorithm owl-boost` and `--algorithm wfoil-dl` (the weak learner alone).
+#[derive(Debug, Args, Clone)]
+#[command(next_help_heading = "Fuzzy OWL-Boost options (--algorithm owl-boost, wfoil-dl)")]
+pub struct BoostArgs {
+    /// Boosting rounds at most (early stop when a round is no better than chance).
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub rounds: usize,
+    /// The t-norm of fuzzy conjunction.
+    #[arg(long, value_enum, default_value_t)]
+    pub tnorm: TNormArg,
+    /// Real AdaBoost's α: error = ½ ln((1−ε)/ε) (the paper's), correlation = ½ ln((1+r)/(1−r)).
+    #[arg(long, value_enum, default_value_t)]
+    pub alpha_form: AlphaFormArg,
+    /// Fuzzy sets per numeric data property: 3, 5 or 7.
+    #[arg(long, value_name = "K", default_value_t = 3)]
+    pub fuzzy_sets: usize,
+    /// How numeric values are partitioned into fuzzy sets.
+    #[arg(long, value_enum, default_value_t)]
+    pub fuzzy_partition: PartitionArg,
+    /// θ: an axiom stops growing once its confidence reaches this.
+    #[arg(long, value_name = "F", default_value_t = 0.9)]
+    pub theta: f64,
+    /// An axiom also stops growing once it covers at most this weighted share of the negatives.
+    #[arg(long, value_name = "F", default_value_t = 0.0)]
+    pub max_negative_share: f64,
+    /// Axioms per weak hypothesis at most.
+    #[arg(long, value_name = "N", default_value_t = 5)]
+    pub max_axioms: usize,
+    /// Conjuncts per axiom at most.
+    #[arg(long, value_name = "N", default_value_t = 4)]
+    pub max_conjuncts: usize,
+    /// Nesting of ∃ in the operator's atoms.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub role_depth: usize,
+    /// ∃r.{a} atoms for roles with at most this many distinct successors (0 = none).
+    #[arg(long, value_name = "N", default_value_t = 12)]
+    pub max_values: usize,
+    /// τ: an axiom covers an individual above this degree (0 = the paper's reading).
+    #[arg(long, value_name = "F", default_value_t = 0.5)]
+    pub cover_degree: f64,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum, Default)]
+pub enum TNormArg {
+    /// min(a, b)
+    #[default]
+    Goedel,
+    /// max(0, a + b − 1)
+    Lukasiewicz,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum, Default)]
+pub enum AlphaFormArg {
+    #[default]
+    Error,
+    Correlation,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum, Default)]
+pub enum PartitionArg {
+    /// Equal-width triangles with shoulders.
+    #[default]
+    EqualWidth,
+    /// Triangles around fuzzy C-means centroids.
+    CMeans,
+}
+
 #[derive(Debug, Clone, Copy, ValueEnum, Default)]
 pub enum QualityArg {
     /// F1 of the positives (Ontolearn's measure).
@@ -244,9 +328,10 @@ pub struct SearchArgs {
 #[derive(Debug, Args, Clone)]
 #[command(next_help_heading = "CELOE options (--algorithm celoe)")]
 pub struct CeloeArgs {
-    /// Percentage of positives a solution may miss.
-    #[arg(long, value_name = "PCT", default_value_t = 0.0)]
-    pub noise: f64,
+    /// Percentage of positives a solution may miss (DL-Learner's noise constraint). Without
+    /// it, no constraint: nodes are pruned by their optimistic bound instead.
+    #[arg(long, value_name = "PCT")]
+    pub noise: Option<f64>,
     /// Deepest class expression considered.
     #[arg(long, value_name = "N", default_value_t = 7)]
     pub max_depth: usize,
@@ -400,6 +485,8 @@ pub struct LearnArgs {
     /// Boxed: the bench command enum holds these arguments and must stay small.
     #[command(flatten)]
     pub forest: Box<ForestArgs>,
+    #[command(flatten)]
+    pub boost: BoostArgs,
     /// Long names of the flags given on the command line (filled after parsing, so shared
     /// flags a learner cannot use are refused and defaults are not).
     #[arg(skip)]
@@ -441,6 +528,103 @@ pub struct PredictArgs {
     pub json: bool,
 }
 
+/// `enrich`: where predictions go and which.
+#[derive(Debug, Args)]
+#[command(mut_arg("graph", |a| a.long("read-graph")))]
+#[command(group(clap::ArgGroup::new("destination").args(["out", "update_endpoint"])))]
+pub struct EnrichArgs {
+    #[command(flatten)]
+    pub kb: KbArgs,
+    /// The saved model (`learn --save-model`).
+    #[arg(long, value_name = "FILE")]
+    pub model: PathBuf,
+    /// With --kb: the dataset to write (.nq or .trig): the KB's triples plus the graph of
+    /// predictions, sorted; written to a temporary file and renamed into place.
+    #[arg(long, value_name = "FILE", requires = "kb")]
+    pub out: Option<PathBuf>,
+    /// With --endpoint: its SPARQL 1.1 Update endpoint.
+    #[arg(long, value_name = "URL", requires = "endpoint")]
+    pub update_endpoint: Option<String>,
+    /// The named graph the predictions go into (never the default graph).
+    #[arg(long = "graph", value_name = "IRI")]
+    pub target_graph: String,
+    /// The class predicted members are typed with (default: the class the model was trained
+    /// for, when its problem is named by an IRI).
+    #[arg(long, value_name = "IRI")]
+    pub target_class: Option<String>,
+    #[arg(long, value_enum, default_value_t)]
+    pub mode: ModeArg,
+    /// Scored models: a member is an individual whose score (probability, degree) is at
+    /// least this (default: the model's own decision).
+    #[arg(long, value_name = "P")]
+    pub threshold: Option<f64>,
+    /// Only the instances of this class expression (default: every individual).
+    #[arg(long, value_name = "EXPR", conflicts_with = "individuals")]
+    pub scope: Option<String>,
+    /// Only the examples (positives and negatives) of these problems.
+    #[arg(long, value_name = "LPFILE")]
+    pub individuals: Option<PathBuf>,
+    /// Write nothing; print what would be written (counts and a sample).
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Write into a graph that holds triples oxilearn did not write.
+    #[arg(long)]
+    pub force: bool,
+    /// Triples per INSERT DATA request (endpoints).
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    pub chunk_size: usize,
+    /// Record the run's time (prov:endedAtTime): reruns then differ in that triple.
+    #[arg(long)]
+    pub record_time: bool,
+    /// One JSON summary on stdout.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum, Default, PartialEq, Eq)]
+pub enum ModeArg {
+    /// The graph ends holding exactly this run's triples.
+    #[default]
+    Replace,
+    /// Add what the graph does not hold yet.
+    Append,
+}
+
+/// `export`: a model's definition as an OWL axiom.
+#[derive(Debug, Args)]
+#[command(mut_arg("format", |a| a.long("kb-format")))]
+pub struct ExportArgs {
+    #[command(flatten)]
+    pub kb: KbArgs,
+    /// The saved model (`learn --save-model`).
+    #[arg(long, value_name = "FILE")]
+    pub model: PathBuf,
+    /// The syntax written.
+    #[arg(long = "format", value_enum, default_value_t)]
+    pub syntax: ExportFormat,
+    /// The class being defined (default: the class the model was trained for, when its
+    /// problem is named by an IRI).
+    #[arg(long, value_name = "IRI")]
+    pub target_class: Option<String>,
+    /// Write `C SubClassOf Target` instead of `Target EquivalentTo C`.
+    #[arg(long)]
+    pub subclass: bool,
+    /// Write to this file (temporary file renamed into place) instead of stdout.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum, Default, PartialEq, Eq)]
+pub enum ExportFormat {
+    /// OWL 2 functional syntax.
+    #[default]
+    Ofn,
+    /// OWL/XML.
+    Owx,
+    /// Manchester syntax.
+    Manchester,
+}
+
 #[derive(Debug, Args)]
 pub struct SignatureArgs {
     #[command(flatten)]
@@ -456,6 +640,8 @@ pub struct BenchArgs {
     pub what: BenchCommand,
 }
 
+// Parsed once per process: the size of the largest variant costs nothing worth boxing for.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Subcommand)]
 pub enum BenchCommand {
     /// Concept evaluations per second: cold (a query per concept) and warm (cache + composition).
@@ -684,4 +870,37 @@ impl From<SelectionArg> for crate::learn::tbc::Selection {
             SelectionArg::Ffsbe => Self::Ffsbe,
         }
     }
+}
+
+/// `serve`: the KB, the models, the address and the limits.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Knowledge-base file(s), loaded into an in-memory store (formats as for `learn`).
+    #[arg(long = "kb", value_name = "FILE", required = true)]
+    pub kb: Vec<PathBuf>,
+    /// Override the format detected from the extension and content.
+    #[arg(long, value_name = "FORMAT")]
+    pub format: Option<String>,
+    /// A saved model (`learn --save-model`), named by its file stem, or `NAME=FILE`
+    /// (repeatable). SPARQL functions and `/predict` refer to models by these names.
+    #[arg(long = "model", value_name = "[NAME=]FILE")]
+    pub model: Vec<String>,
+    /// Address to listen on (port 0: any free port; the address is printed on stderr).
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:7878")]
+    pub bind: String,
+    /// Accept SPARQL updates (refused with 403 otherwise).
+    #[arg(long)]
+    pub allow_update: bool,
+    /// Largest request body in bytes (larger ones get 413).
+    #[arg(long, value_name = "BYTES", default_value_t = 1 << 20)]
+    pub max_request_bytes: usize,
+    /// Time limit of a query, update or prediction in seconds (then 504).
+    #[arg(long, value_name = "SECS", default_value_t = 30.0)]
+    pub query_timeout: f64,
+    /// Most requests handled at once (further ones get 503).
+    #[arg(long, value_name = "N", default_value_t = 4)]
+    pub max_concurrent: usize,
+    /// Largest `max-runtime` a `/learn` request may ask for, in seconds (its default too).
+    #[arg(long, value_name = "SECS", default_value_t = 60.0)]
+    pub max_learn_runtime: f64,
 }

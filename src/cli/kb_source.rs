@@ -48,10 +48,12 @@ pub fn open_loaded(
 /// The front door's options from the flags: how queries are written, over which
 /// individuals, and the query log.
 fn builder(args: &KbArgs, scope: IndividualScope) -> KnowledgeBaseBuilder {
-    let builder = KnowledgeBase::builder().oracle_options(OracleOptions {
-        scope,
-        ..oracle_options(args)
-    });
+    let builder = KnowledgeBase::builder()
+        .oracle_options(OracleOptions {
+            scope,
+            ..oracle_options(args)
+        })
+        .include_predictions(args.include_predictions);
     match &args.log_queries {
         Some(path) => builder.log_queries(path),
         None => builder,

@@ -37,7 +37,7 @@ pub struct LearnJson {
     pub description: Option<String>,
 }
 
-fn learn_one(
+pub(super) fn learn_one(
     prep: &Prepared,
     args: &LearnArgs,
     p: &LearningProblem,

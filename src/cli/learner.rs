@@ -68,6 +68,25 @@ pub fn prepare(
     problems: &[LearningProblem],
     kb: Option<&KbArgs>,
 ) -> anyhow::Result<Prepared> {
+    prepare_on(args, problems, kb, None)
+}
+
+/// [`prepare`] over a store that is already loaded (`serve`'s), with the arguments'
+/// scope and oracle options.
+pub fn prepare_over_store(
+    args: &LearnArgs,
+    problems: &[LearningProblem],
+    store: oxigraph::store::Store,
+) -> anyhow::Result<Prepared> {
+    prepare_on(args, problems, None, Some(store))
+}
+
+fn prepare_on(
+    args: &LearnArgs,
+    problems: &[LearningProblem],
+    kb: Option<&KbArgs>,
+    store: Option<oxigraph::store::Store>,
+) -> anyhow::Result<Prepared> {
     let entry = entry_for(args)?;
     check_budgets(args)?;
     let fallback = problems.iter().find_map(|p| p.kb_file.clone());
@@ -77,7 +96,15 @@ pub fn prepare(
         None => (&args.kb, fallback),
     };
     let scope = kb_source::learning_scope(kb, problems, operator.use_inverse);
-    let (kb, load_ms, signature_ms) = open_timed(kb, fallback, scope)?;
+    let (kb, load_ms, signature_ms) = match store {
+        // `serve`: the store is loaded already; opening reads the run's signature only.
+        Some(store) => {
+            let t = Instant::now();
+            let opened = kb_source::open_loaded(store, Vec::new(), kb, scope)?;
+            (opened, 0, ms(t.elapsed()))
+        }
+        None => open_timed(kb, fallback, scope)?,
+    };
     let t = Instant::now();
     let rho = kb
         .rho(operator)

@@ -14,8 +14,11 @@ mod bench_forest;
 mod bench_learn;
 mod bench_scale;
 mod bench_tbc;
+mod cluster;
 mod cv;
+mod enrich;
 mod evaluate;
+mod export;
 mod generate;
 mod instances;
 mod kb_source;
@@ -28,6 +31,7 @@ mod problems;
 mod progress;
 mod registry;
 mod sample;
+mod serve;
 mod signature;
 
 use std::process::ExitCode;
@@ -103,8 +107,12 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Learn(a) => learn::run(a),
         Command::Cv(a) => cv::run(a),
         Command::Predict(a) => predict::run(a),
+        Command::Enrich(a) => enrich::run(a),
+        Command::Export(a) => export::run(a),
         Command::Bench(a) => bench::run(a),
         Command::GenerateProblems(a) => generate::run(a),
+        Command::Cluster(a) => cluster::run(a),
+        Command::Serve(a) => serve::run(a),
     }
 }
 

@@ -5,6 +5,7 @@
 //! probability?, interval?, degree?, label?}]}` with individuals as full IRIs.
 
 use std::io::Write;
+use std::path::Path;
 
 use anyhow::Context;
 use serde::Serialize;
@@ -22,32 +23,37 @@ use crate::oracle::{IndividualSet, MembershipOracle};
 const CHUNK: usize = 1000;
 
 #[derive(Serialize)]
-struct ModelJson {
-    algorithm: String,
-    problem: Option<String>,
-    signature_fingerprint: String,
-    description: String,
+pub(super) struct ModelJson {
+    pub algorithm: String,
+    pub problem: Option<String>,
+    pub signature_fingerprint: String,
+    pub description: String,
 }
 
 #[derive(Serialize)]
-struct PredictionJson {
-    individual: String,
+pub(super) struct PredictionJson {
+    pub individual: String,
     #[serde(flatten)]
-    prediction: Prediction,
+    pub prediction: Prediction,
 }
 
+/// The `--json` document (also `serve`'s `POST /predict` answer).
 #[derive(Serialize)]
-struct PredictJson {
-    model: ModelJson,
-    predictions: Vec<PredictionJson>,
+pub(super) struct PredictJson {
+    pub model: ModelJson,
+    pub predictions: Vec<PredictionJson>,
 }
 
 /// The individuals the command asks about. `--class` and `--all` (the default) answer over the
 /// whole active domain, as `instances` does: that is the question asked, not part of learning;
 /// `--individuals` costs what its examples cost.
-fn selected(kb: &KnowledgeBase, args: &PredictArgs) -> anyhow::Result<IndividualSet> {
+pub(super) fn selected(
+    kb: &KnowledgeBase,
+    individuals: Option<&Path>,
+    class: Option<&str>,
+) -> anyhow::Result<IndividualSet> {
     let sig = kb.signature();
-    if let Some(path) = &args.individuals {
+    if let Some(path) = individuals {
         let problems = load_selected(path, &[])?;
         let mut set = IndividualSet::empty(sig.individual_count());
         for p in &problems {
@@ -57,22 +63,30 @@ fn selected(kb: &KnowledgeBase, args: &PredictArgs) -> anyhow::Result<Individual
         }
         return Ok(set);
     }
-    if let Some(text) = &args.class {
+    if let Some(text) = class {
         let c = kb.parse_concept(text)?;
         return Ok(kb.oracle().covered(&c, &sig.all_individuals())?);
     }
     Ok(sig.all_individuals())
 }
 
-pub fn run(args: PredictArgs) -> anyhow::Result<()> {
-    // `--individuals` reads only those individuals and their neighbourhood.
-    let scope = match &args.individuals {
-        Some(path) => kb_source::learning_scope(&args.kb, &load_selected(path, &[])?, false),
+/// The scope the KB is opened over: `--individuals` reads only those individuals and their
+/// neighbourhood; otherwise every individual.
+pub(super) fn scope_for(
+    kb: &super::args::KbArgs,
+    individuals: Option<&Path>,
+) -> anyhow::Result<crate::oracle::IndividualScope> {
+    Ok(match individuals {
+        Some(path) => kb_source::learning_scope(kb, &load_selected(path, &[])?, false),
         None => crate::oracle::IndividualScope::ActiveDomain,
-    };
+    })
+}
+
+pub fn run(args: PredictArgs) -> anyhow::Result<()> {
+    let scope = scope_for(&args.kb, args.individuals.as_deref())?;
     let kb = kb_source::open_kb(&args.kb, None, scope)?;
     let loaded = model_file::load(&args.model, &kb)?;
-    let individuals = selected(&kb, &args)?;
+    let individuals = selected(&kb, args.individuals.as_deref(), args.class.as_deref())?;
     let sig = kb.signature();
     // Every individual the oracle answers for has an IRI; one without would be printed as
     // an empty name, so it is an error.

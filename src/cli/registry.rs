@@ -44,6 +44,8 @@ pub const REGISTRY: &[&LearnerEntry] = &[
     &learners::celoe::ENTRY,
     &learners::tbc::ENTRY,
     &learners::forest::ENTRY,
+    &learners::boost::OWL_BOOST,
+    &learners::boost::WFOIL_DL,
 ];
 
 /// Flags every learner command shares, whether or not the learner uses them.

@@ -4,6 +4,8 @@ mod lexical;
 mod metrics;
 mod model;
 mod normalize;
+#[cfg(feature = "owl")]
+pub mod owl_axiom;
 pub mod parse;
 #[cfg(test)]
 mod test_vocab;

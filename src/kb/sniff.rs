@@ -143,8 +143,9 @@ fn line_based(body: &str) -> KbFormat {
         if !(line.starts_with('<') || line.starts_with("_:")) || !line.ends_with('.') {
             return KbFormat::Turtle;
         }
+        // N-Quads mixes default-graph (3-term) and named-graph (4-term) lines.
         match count_terms(line) {
-            Some(n @ (3 | 4)) if terms_seen.is_none_or(|m| m == n) => terms_seen = Some(n),
+            Some(n @ (3 | 4)) => terms_seen = Some(terms_seen.map_or(n, |m: usize| m.max(n))),
             _ => return KbFormat::Turtle,
         }
     }

@@ -20,6 +20,7 @@ pub struct KnowledgeBaseBuilder {
     cache: CacheOptions,
     format: Option<KbFormat>,
     query_log: Option<PathBuf>,
+    include_predictions: bool,
 }
 
 impl KnowledgeBaseBuilder {
@@ -49,11 +50,29 @@ impl KnowledgeBaseBuilder {
         self
     }
 
+    /// Also read the graphs of predictions oxilearn wrote (`enrich`), which are left out by
+    /// default so that learning never takes its own output for facts (see
+    /// [`EmbeddedBackend`]; at an endpoint whose default graph shows them, the other graphs
+    /// are named instead).
+    pub fn include_predictions(mut self, include: bool) -> Self {
+        self.include_predictions = include;
+        self
+    }
+
+    /// The embedded backend over `store`, with or without the prediction graphs.
+    fn embedded(&self, store: &Store) -> Box<dyn SparqlBackend> {
+        if self.include_predictions {
+            Box::new(EmbeddedBackend::including_predictions(store.clone()))
+        } else {
+            Box::new(EmbeddedBackend::new(store.clone()))
+        }
+    }
+
     /// Over the caller's store, which stays usable (a `Store` is a shared handle).
     pub fn open_store(self, store: Store) -> Result<KnowledgeBase, KnowledgeBaseError> {
         let start = Instant::now();
         let triples = store.len().map_err(KnowledgeBaseError::Store)?;
-        let backend = self.logged(Box::new(EmbeddedBackend::new(store.clone())))?;
+        let backend = self.logged(self.embedded(&store))?;
         let opened = Opened {
             store: Some(store),
             triples,
@@ -72,7 +91,7 @@ impl KnowledgeBaseBuilder {
         reports: Vec<LoadReport>,
     ) -> Result<KnowledgeBase, KnowledgeBaseError> {
         let start = Instant::now();
-        let backend = self.logged(Box::new(EmbeddedBackend::new(store.clone())))?;
+        let backend = self.logged(self.embedded(&store))?;
         self.finish(backend, Opened::loaded(store, reports), start)
     }
 
@@ -90,7 +109,7 @@ impl KnowledgeBaseBuilder {
         for path in paths {
             reports.push(kb::load_file(&store, path.as_ref(), self.format)?);
         }
-        let backend = self.logged(Box::new(EmbeddedBackend::new(store.clone())))?;
+        let backend = self.logged(self.embedded(&store))?;
         self.finish(backend, Opened::loaded(store, reports), start)
     }
 
@@ -103,6 +122,8 @@ impl KnowledgeBaseBuilder {
 
         let start = Instant::now();
         let endpoint = options.endpoint.clone();
+        let mut warnings = Vec::new();
+        let chosen_graphs = !options.default_graphs.is_empty();
         let probe_error = |source| KnowledgeBaseError::Probe {
             endpoint: endpoint.clone(),
             source,
@@ -112,9 +133,14 @@ impl KnowledgeBaseBuilder {
             source,
         })?;
         // Logged from the first request on, the probe included.
-        let backend = self.logged(Box::new(backend))?;
+        let mut backend = self.logged(Box::new(backend))?;
+        if !(self.include_predictions || chosen_graphs) {
+            let (kept, warning) =
+                super::remote_predictions::without_predictions(backend).map_err(probe_error)?;
+            backend = kept;
+            warnings.extend(warning);
+        }
         let caps = require_capabilities(backend.as_ref()).map_err(probe_error)?;
-        let mut warnings = Vec::new();
         if !caps.counting() {
             warnings.push(format!(
                 "{endpoint} cannot answer grouped sub-selects correctly: cardinality \

@@ -16,6 +16,8 @@
 
 mod builder;
 mod error;
+#[cfg(feature = "http")]
+mod remote_predictions;
 
 use std::path::Path;
 use std::sync::Arc;

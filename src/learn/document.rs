@@ -18,6 +18,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::boost::{BoostModelLoader, WfoilModelLoader};
+use super::cluster::ClusterModelLoader;
 use super::forest::ForestModelLoader;
 use super::model::ConceptModelLoader;
 use super::tbc::TbcModelLoader;
@@ -60,8 +62,15 @@ pub trait ModelLoader {
 }
 
 /// Every model format this build can read: adding a learner adds one line here.
-fn loaders() -> [&'static dyn ModelLoader; 3] {
-    [&ConceptModelLoader, &TbcModelLoader, &ForestModelLoader]
+fn loaders() -> [&'static dyn ModelLoader; 6] {
+    [
+        &ConceptModelLoader,
+        &TbcModelLoader,
+        &ForestModelLoader,
+        &BoostModelLoader,
+        &WfoilModelLoader,
+        &ClusterModelLoader,
+    ]
 }
 
 /// A loaded model with its header and what did not match the KB.

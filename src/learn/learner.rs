@@ -140,4 +140,10 @@ pub trait Model: Debug + Send + Sync {
     /// [`LearnError::ModelWrite`] rather than write what cannot be read back (see
     /// [`crate::learn::document::body_json`]).
     fn body(&self) -> Result<serde_json::Value, LearnError>;
+
+    /// How the model did on its training examples, for provenance (`enrich`); `None` when
+    /// the model keeps no such record.
+    fn training_measures(&self) -> Option<serde_json::Value> {
+        None
+    }
 }

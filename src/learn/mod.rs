@@ -13,7 +13,9 @@
 //! (removing redundant parts of a solution), [`model`] (CELOE's fitted concept model) and
 //! [`targets`] (seeded random target concepts for experiments).
 
+pub mod boost;
 pub mod celoe;
+pub mod cluster;
 mod control;
 pub mod document;
 mod error;

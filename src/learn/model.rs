@@ -207,6 +207,17 @@ impl Model for ConceptModel {
         let qualities: Vec<f64> = self.solutions.iter().map(|s| s.quality).collect();
         body_json(&body, "the celoe model", qualities)
     }
+
+    /// The best solution's training confusion and quality.
+    fn training_measures(&self) -> Option<serde_json::Value> {
+        let best = self.best()?;
+        let c = &best.confusion;
+        Some(serde_json::json!({
+            "measure": self.quality_measure.name(),
+            "quality": best.quality,
+            "tp": c.tp, "fp": c.fp, "tn": c.tn, "fn": c.fn_,
+        }))
+    }
 }
 
 /// Reads CELOE's model body.

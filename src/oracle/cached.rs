@@ -475,6 +475,21 @@ impl<O: MembershipOracle> MembershipOracle for Cached<O> {
         self.inner.data_values(property, among)
     }
 
+    /// The successor lists the cache composes restrictions from (asked once per role and
+    /// example set).
+    fn successors(
+        &self,
+        role: &Role,
+        among: &IndividualSet,
+    ) -> Result<Option<Successors>, OracleError> {
+        let caches = self.caches_for(among);
+        Ok(self
+            .successors_of(role, among, &caches)?
+            .as_ref()
+            .as_ref()
+            .map(|c| c.successors.clone()))
+    }
+
     /// The cache's own counters; `queries_sent`, `rows_received` and backend time come from the
     /// wrapped oracle (its `evaluations` are dropped: they are cache misses here).
     fn set_deadline(&self, deadline: Option<std::time::Instant>) {

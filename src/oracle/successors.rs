@@ -86,6 +86,15 @@ impl Successors {
         out
     }
 
+    /// The distinct successors of `x`, sorted (empty without any): what fuzzy `∃r.C`
+    /// takes the supremum over.
+    pub fn of(&self, x: IndividualId) -> &[IndividualId] {
+        match self.lists.binary_search_by_key(&x, |(s, _)| *s) {
+            Ok(i) => &self.lists[i].1,
+            Err(_) => &[],
+        }
+    }
+
     /// The individuals of `among` that have `target` as a successor.
     pub fn having(&self, among: &IndividualSet, target: IndividualId) -> IndividualSet {
         self.matching(among, |_, ys| ys.binary_search(&target).is_ok())

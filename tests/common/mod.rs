@@ -7,6 +7,8 @@ pub mod concept_eval;
 pub mod concept_gen;
 pub mod datasets;
 pub mod mock_endpoint;
+#[cfg(feature = "http")]
+pub mod store_endpoint;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

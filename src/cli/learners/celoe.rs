@@ -66,7 +66,7 @@ pub fn params(args: &LearnArgs, kb: &KnowledgeBase) -> anyhow::Result<CeloeParam
     };
     let params = CeloeParams {
         quality: quality_of(args.search.quality),
-        noise_percentage: c.noise,
+        noise_percentage: c.noise.unwrap_or(100.0),
         max_depth: c.max_depth,
         max_length: args.search.max_length,
         max_results: c.max_results,

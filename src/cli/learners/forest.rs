@@ -76,7 +76,8 @@ pub fn params(args: &LearnArgs, kb: &KnowledgeBase) -> anyhow::Result<ForestPara
     };
     let params = ForestParams {
         quality: quality_of(args.search.quality),
-        noise_percentage: c.noise,
+        // Forest Mixing starts from classes covering every positive (the paper's PosCov = 1.0).
+        noise_percentage: c.noise.unwrap_or(0.0),
         max_depth: c.max_depth,
         max_length: args.search.max_length,
         max_results: c.max_results,

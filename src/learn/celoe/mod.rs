@@ -4,9 +4,12 @@
 //! Each step expands the best node that is not yet perfect (or whose horizontal expansion is
 //! still below its length): it is refined with a length limit one above its last one, and
 //! refinements longer than the previous limit, not deeper than `max_depth` and never seen
-//! before (by normal form) are scored against the examples in batches. Refinements missing
-//! more positives than the noise allows are too weak and dropped (their own refinements
-//! would miss at least as many). The best distinct solutions are kept and, at the end,
+//! before (by normal form) are scored against the examples in batches. A refinement whose
+//! optimistic bound (the quality of its covered positives without its covered negatives)
+//! cannot beat the k-th best solution kept is not refined: its refinements cover subsets of
+//! what it covers, so none could be kept. With a noise constraint, refinements missing
+//! more positives than the noise allows are too weak and dropped as well (their own
+//! refinements would miss at least as many). The best distinct solutions are kept and, at the end,
 //! minimised. With a test budget the run is deterministic: batches are answered in input
 //! order and ties in the tree are broken by length and insertion order.
 //!
@@ -15,11 +18,15 @@
 //! (query budget, deadline) ends the run cleanly with the solutions found so far.
 
 mod params;
+mod stall;
 
 pub use params::CeloeParams;
 
 use super::minimize::Minimizer;
-use super::search::{BestSolutions, Evaluator, SearchTree, SeenConcepts};
+use super::search::{
+    BestSolutions, Evaluator, OeHeuristic, SearchTree, SeenConcepts, cannot_beat,
+    optimistic_quality,
+};
 use super::{
     ConceptModel, Examples, FitResult, LearnError, Learner, Progress, QueryBudgeted, RunControl,
     RunStats, Solution, Termination, TrainingSet,
@@ -116,6 +123,13 @@ impl<'r> Celoe<'r> {
         let mut seen = SeenConcepts::default();
         let mut tests: u64 = 0;
         let mut refinements: u64 = 0;
+        let mut pruned_by_bound: u64 = 0;
+        let mut relaxer = p.relax_penalty_to.map(stall::StallRelaxer::new);
+        // Not worth refining: the bound is below the k-th best solution's quality.
+        let hopeless = |confusion: &crate::eval::Confusion, best: &BestSolutions| {
+            p.prune_by_bound
+                && cannot_beat(optimistic_quality(p.quality, confusion), best.threshold())
+        };
 
         let start = normalize(&p.start);
         seen.insert(&start);
@@ -148,6 +162,11 @@ impl<'r> Celoe<'r> {
                         let Some(id) = tree.best_where(expandable) else {
                             break Termination::Exhausted;
                         };
+                        if hopeless(&node_confusions[id.0], &best) {
+                            tree.remove(id);
+                            pruned_by_bound += 1;
+                            continue;
+                        }
                         let node = tree.node(id);
                         let limit = node.horizontal_expansion + 1;
                         let previous = node.horizontal_expansion;
@@ -175,6 +194,10 @@ impl<'r> Celoe<'r> {
                                 if e.too_weak {
                                     continue;
                                 }
+                                if hopeless(&e.confusion, &best) {
+                                    pruned_by_bound += 1;
+                                    continue;
+                                }
                                 if p.skip_idle_conjuncts
                                     && e.confusion == parent_confusion
                                     && extends_conjunction(&concept, c)
@@ -189,6 +212,18 @@ impl<'r> Celoe<'r> {
                                     None => node_confusions.push(e.confusion),
                                 }
                                 best.offer(c, e.quality, e.confusion);
+                            }
+                            if let Some(r) = &mut relaxer {
+                                let h = tree.heuristic();
+                                let q = best.best_quality().unwrap_or(0.0);
+                                if let Some(lower) =
+                                    r.after_batch(tests, q, h.expansion_penalty_factor)
+                                {
+                                    tree.set_heuristic(OeHeuristic {
+                                        expansion_penalty_factor: lower,
+                                        ..h
+                                    });
+                                }
                             }
                             clock.report(&Progress {
                                 concepts_tested: tests,
@@ -218,6 +253,16 @@ impl<'r> Celoe<'r> {
         details.insert("nodes".into(), tree.added().into());
         details.insert("nodes_evicted".into(), tree.evicted().into());
         details.insert("refinements".into(), refinements.into());
+        // Refinements not added and nodes taken out of the tree (`nodes_removed` of them).
+        details.insert("pruned_by_bound".into(), pruned_by_bound.into());
+        details.insert("nodes_removed".into(), tree.removed().into());
+        if let Some(r) = &relaxer {
+            details.insert("penalty_halvings".into(), r.halvings().into());
+        }
+        details.insert(
+            "expansion_penalty".into(),
+            tree.heuristic().expansion_penalty_factor.into(),
+        );
         details.insert(
             "max_horizontal_expansion".into(),
             tree.max_horizontal_expansion().into(),

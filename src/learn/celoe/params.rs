@@ -11,8 +11,17 @@ pub struct CeloeParams {
     /// F1 (default, as Ontolearn reports) or accuracy (DL-Learner's default).
     pub quality: QualityMeasure,
     /// Percentage of positives a solution may miss (0–100); refinements missing more are
-    /// "too weak" and pruned.
+    /// "too weak" and pruned (DL-Learner's `noisePercentage`). The default, 100, is no
+    /// constraint: the optimistic bound ([`CeloeParams::prune_by_bound`]) prunes instead,
+    /// which needs no guess of the data's noise.
     pub noise_percentage: f64,
+    /// Do not refine a node whose optimistic bound (its covered positives kept, its covered
+    /// negatives dropped) is below the quality of the k-th best solution kept
+    /// (`max_results`): nothing below it could be kept. See [`crate::learn::search::optimistic_quality`].
+    pub prune_by_bound: bool,
+    /// Halve the heuristic's expansion penalty, down to this floor, each time the search
+    /// stalls (see `celoe::stall`); `None` keeps the penalty fixed, as DL-Learner does.
+    pub relax_penalty_to: Option<f64>,
     /// Deepest syntax tree a candidate may have (DL-Learner: 7).
     pub max_depth: usize,
     /// Longest candidate (none: unbounded, as in DL-Learner). With a bound the search can
@@ -46,7 +55,9 @@ impl Default for CeloeParams {
     fn default() -> Self {
         CeloeParams {
             quality: QualityMeasure::F1,
-            noise_percentage: 0.0,
+            noise_percentage: 100.0,
+            prune_by_bound: true,
+            relax_penalty_to: Some(0.01),
             max_depth: 7,
             max_length: None,
             max_results: 10,
@@ -82,6 +93,12 @@ impl CeloeParams {
         }
         if self.max_length == Some(0) {
             return invalid("max_length", "must be at least 1");
+        }
+        if self
+            .relax_penalty_to
+            .is_some_and(|f| !f.is_finite() || f < 0.0)
+        {
+            return invalid("relax_penalty_to", "must be a finite number, at least 0");
         }
         let h = &self.heuristic;
         for (name, value) in [

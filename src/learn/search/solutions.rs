@@ -59,6 +59,14 @@ impl BestSolutions {
         self.set.first().map(|(Reverse(q), _, _)| q.0)
     }
 
+    /// The quality a new solution must beat to be kept: the worst kept one's, once
+    /// `capacity` solutions are kept (before that, anything is kept).
+    pub fn threshold(&self) -> Option<f64> {
+        (self.set.len() >= self.capacity)
+            .then(|| self.set.last().map(|(Reverse(q), _, _)| q.0))
+            .flatten()
+    }
+
     pub fn len(&self) -> usize {
         self.set.len()
     }
@@ -98,6 +106,8 @@ mod tests {
         assert_eq!(got, vec![a.clone(), long]);
         best.offer(&Concept::class("urn:d"), 1.0, c);
         assert_eq!(best.best_quality(), Some(1.0));
+        assert_eq!(best.threshold(), Some(0.9));
+        assert_eq!(BestSolutions::new(3).threshold(), None);
         assert_eq!(best.len(), 2);
         assert_eq!(best.candidates()[1].concept, a);
     }

@@ -45,6 +45,7 @@ pub struct SearchTree {
     /// Slots of evicted nodes, reused by later nodes.
     free: Vec<NodeId>,
     added: usize,
+    removed: usize,
 }
 
 impl SearchTree {
@@ -61,6 +62,7 @@ impl SearchTree {
             max_nodes: max_nodes.max(1),
             free: Vec::new(),
             added: 0,
+            removed: 0,
         }
     }
 
@@ -80,7 +82,7 @@ impl SearchTree {
 
     /// Nodes evicted to keep the tree within its bound.
     pub fn evicted(&self) -> usize {
-        self.added - self.order.len()
+        self.added - self.order.len() - self.removed
     }
 
     pub fn node(&self, id: NodeId) -> &SearchNode {
@@ -143,6 +145,42 @@ impl SearchTree {
         let id = worst.2;
         self.nodes[id.0].concept = Concept::Bottom;
         self.free.push(id);
+    }
+
+    /// Takes `id` out of the tree (the search decided it is not worth refining); its slot
+    /// is reused like an evicted node's.
+    pub fn remove(&mut self, id: NodeId) {
+        if self.order.remove(&Self::key_of(&self.nodes[id.0], id)) {
+            self.nodes[id.0].concept = Concept::Bottom;
+            self.free.push(id);
+            self.removed += 1;
+        }
+    }
+
+    /// Nodes taken out with [`SearchTree::remove`].
+    pub fn removed(&self) -> usize {
+        self.removed
+    }
+
+    /// Re-scores every node with `heuristic` (the search changed its weights).
+    pub fn set_heuristic(&mut self, heuristic: OeHeuristic) {
+        self.heuristic = heuristic;
+        let ids: Vec<NodeId> = self.order.iter().map(|&(_, _, id)| id).collect();
+        self.order.clear();
+        for id in ids {
+            let n = &mut self.nodes[id.0];
+            n.score = heuristic.score(
+                n.quality,
+                n.parent_quality,
+                n.horizontal_expansion,
+                n.refinement_count,
+            );
+            self.order.insert(Self::key_of(n, id));
+        }
+    }
+
+    pub fn heuristic(&self) -> OeHeuristic {
+        self.heuristic
     }
 
     /// Records an expansion of `id` with length limit `horizontal_expansion` that produced

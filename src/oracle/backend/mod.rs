@@ -9,6 +9,7 @@
 mod auth;
 mod deadline;
 mod embedded;
+mod from_graphs;
 #[cfg(feature = "http")]
 mod http;
 mod log;
@@ -23,6 +24,7 @@ mod rewrite;
 #[cfg(feature = "http")]
 pub use auth::{Auth, AuthFileError};
 pub use embedded::EmbeddedBackend;
+pub use from_graphs::FromGraphs;
 #[cfg(feature = "http")]
 pub use http::{HttpBackend, HttpOptions, QueryMethod, ResultsSyntax};
 pub use log::QueryLog;

@@ -1,0 +1,582 @@
+//! `oxilearn cluster`: terminological cluster trees over a KB's individuals (every one of a
+//! file KB, or the instances of `--individuals EXPR`, which an endpoint requires). Prints the
+//! tree, the clusters (concept, size, medoid) and candidate disjointness and subsumption
+//! axioms; `--owl FILE` writes those axioms as OWL functional syntax, `--save-model FILE`
+//! the model `predict` applies to other individuals, and `--evaluate-disjointness` scores the
+//! class disjointness the clusters imply against the KB's asserted axioms, next to the
+//! no-shared-instance baseline, with the mean silhouette.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail};
+use clap::{Args, ValueEnum};
+use serde::Serialize;
+
+use super::args::KbArgs;
+use super::kb_source;
+use super::learner::cancel_flag;
+use super::print_json;
+use crate::KnowledgeBase;
+use crate::concept::{Concept, Iri, to_manchester_full};
+use crate::learn::cluster::evaluate::{self, Baseline, DisjointnessScore};
+use crate::learn::cluster::{
+    AxiomPair, ClusterParams, ClusterRun, CommitteeSource, Metric, Sampling, TreeNode,
+    UnknownValue, cluster_name, disjointness, fit, subsumptions,
+};
+use crate::learn::{Model, RunControl, document};
+use crate::oracle::{
+    CacheOptions, Cached, IndividualScope, IndividualSet, MembershipOracle, Neighbourhood,
+    Signature, SparqlOracle,
+};
+use crate::refine::rho::{Rho, RhoOptions};
+
+#[derive(Debug, Clone, Copy, ValueEnum, Default)]
+pub enum CommitteeArg {
+    /// The KB's named classes.
+    #[default]
+    Classes,
+    /// The refinements of ⊤ up to --committee-length.
+    Refinements,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum, Default)]
+pub enum UnknownArg {
+    /// ½ for an unknown membership.
+    #[default]
+    Uniform,
+    /// The feature's share of provable members among the clustered individuals.
+    Prior,
+}
+
+#[derive(Debug, Args)]
+pub struct ClusterArgs {
+    #[command(flatten)]
+    pub kb: KbArgs,
+    /// Cluster the instances of this class expression (closed world), reading only them and
+    /// their neighbourhood; default: every individual of a file KB. Required with --endpoint.
+    #[arg(long, value_name = "EXPR")]
+    pub individuals: Option<String>,
+    /// Ignore the KB's disjointness and complement axioms while learning (for evaluating
+    /// the disjointness axioms the clusters propose).
+    #[arg(long)]
+    pub exclude_disjointness: bool,
+    /// The exponent p of the distance d_p (≥ 1).
+    #[arg(long, value_name = "P", default_value_t = 2.0)]
+    pub p: f64,
+    /// ν: stop splitting when the best split's medoids are closer than this multiple of the
+    /// data's spread (the mean distance of all individuals to their medoid).
+    #[arg(long, value_name = "X", default_value_t = 0.5)]
+    pub stop_distance: f64,
+    /// δ: when a test leaves one side empty, move to it the individuals farther than this
+    /// multiple of the data's spread from the other side's medoid.
+    #[arg(long, value_name = "X", default_value_t = 1.0)]
+    pub reassign_distance: f64,
+    /// The projection of an unknown membership.
+    #[arg(long, value_enum, default_value_t)]
+    pub unknown: UnknownArg,
+    /// Most levels below the root.
+    #[arg(long, value_name = "N", default_value_t = 4)]
+    pub max_depth: usize,
+    /// Smallest cluster a split may leave.
+    #[arg(long, value_name = "N", default_value_t = 2)]
+    pub min_cluster_size: usize,
+    /// Candidate tests: refinements of a node's concept at most this much longer.
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    pub refinement_length: usize,
+    /// Most candidate tests scored per node.
+    #[arg(long, value_name = "N", default_value_t = 200)]
+    pub max_candidates: usize,
+    /// Where the committee of features comes from (ignored with --feature).
+    #[arg(long, value_enum, default_value_t)]
+    pub committee: CommitteeArg,
+    /// Longest refinement of ⊤ in a `--committee refinements` committee.
+    #[arg(long, value_name = "N", default_value_t = 2)]
+    pub committee_length: usize,
+    /// A committee feature (repeatable): the committee is exactly these concepts.
+    #[arg(long = "feature", value_name = "EXPR")]
+    pub feature: Vec<String>,
+    /// Above this many distinct projection patterns a medoid is found by seeded sampling.
+    #[arg(long, value_name = "N", default_value_t = 400)]
+    pub exact_medoid_limit: usize,
+    /// Seeds the medoid sampling.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub seed: u64,
+    /// Stop growing after this many seconds (open nodes become leaves).
+    #[arg(long, value_name = "SECS")]
+    pub max_runtime: Option<f64>,
+    /// Stop growing after scoring this many candidate tests.
+    #[arg(long, value_name = "N")]
+    pub max_tests: Option<u64>,
+    /// Write the model (for `predict`) to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub save_model: Option<PathBuf>,
+    /// Write the candidate axioms as OWL functional syntax to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub owl: Option<PathBuf>,
+    /// Score the class disjointness the clusters imply against the asserted axioms, next to
+    /// the no-shared-instance baseline; report the mean silhouette, time and queries.
+    #[arg(long)]
+    pub evaluate_disjointness: bool,
+    /// One JSON document on stdout.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Serialize)]
+struct ClusterJson {
+    cluster: String,
+    concept: String,
+    size: usize,
+    medoid: String,
+}
+
+#[derive(Serialize)]
+struct PairJson {
+    left: String,
+    right: String,
+}
+
+#[derive(Serialize)]
+struct SubsumptionJson {
+    sub: String,
+    sup: String,
+}
+
+#[derive(Serialize)]
+struct Evaluation {
+    silhouette: Option<f64>,
+    /// Class pairs the clusters imply disjoint.
+    class_disjointness: Vec<PairJson>,
+    tct: DisjointnessScore,
+    baseline: DisjointnessScore,
+    baseline_populated: DisjointnessScore,
+    /// Queries and time the evaluation itself took (class instances, silhouette).
+    queries: u64,
+    elapsed_ms: u64,
+}
+
+#[derive(Serialize)]
+struct Output {
+    individuals: usize,
+    committee: usize,
+    informative_features: usize,
+    clusters: Vec<ClusterJson>,
+    disjointness: Vec<PairJson>,
+    subsumptions: Vec<SubsumptionJson>,
+    tree: serde_json::Value,
+    stats: crate::learn::RunStats,
+    load_ms: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    evaluation: Option<Evaluation>,
+}
+
+fn params(args: &ClusterArgs) -> anyhow::Result<ClusterParams> {
+    let p = ClusterParams {
+        p: args.p,
+        stop_distance: args.stop_distance,
+        reassign_distance: args.reassign_distance,
+        unknown: match args.unknown {
+            UnknownArg::Uniform => UnknownValue::Uniform,
+            UnknownArg::Prior => UnknownValue::Prior,
+        },
+        max_depth: args.max_depth,
+        min_cluster_size: args.min_cluster_size,
+        refinement_length: args.refinement_length,
+        max_candidates: args.max_candidates,
+        sampling: Sampling {
+            exact_limit: args.exact_medoid_limit,
+            ..Sampling::default()
+        },
+        seed: args.seed,
+    };
+    p.validate()
+        .context("invalid cluster parameters (see --help)")?;
+    Ok(p)
+}
+
+/// The operator of the paper: atoms and their negations, ∃r.⊤, ∀r.⊤ (as ∀r.E), and
+/// refinements inside restrictions; no disjunction, cardinalities or data.
+pub fn operator_options() -> RhoOptions {
+    RhoOptions {
+        use_cardinality: false,
+        use_boolean_data: false,
+        use_numeric_data: false,
+        use_disjunction: false,
+        ..RhoOptions::default()
+    }
+}
+
+/// The KB, with the individuals to cluster and the concept they belong to.
+fn open(args: &ClusterArgs) -> anyhow::Result<(KnowledgeBase, IndividualSet, Concept)> {
+    let Some(text) = &args.individuals else {
+        if args.kb.endpoint.is_some() {
+            bail!(
+                "on an endpoint, give --individuals EXPR (the instances to cluster): \
+                 clustering every individual would read the endpoint's whole active domain"
+            );
+        }
+        let kb = kb_source::open_kb(&args.kb, None, IndividualScope::ActiveDomain)?;
+        let all = kb.individuals();
+        return Ok((kb, all, Concept::Top));
+    };
+    // First the schema alone, to list the instances; then their neighbourhood.
+    let schema = kb_source::open_kb(&args.kb, None, IndividualScope::Schema)?;
+    let concept = schema
+        .parse_concept(text)
+        .with_context(|| format!("--individuals {text}"))?;
+    let seeds = schema
+        .oracle()
+        .inner()
+        .instances_in_kb(&concept, None, 10_000)
+        .with_context(|| format!("listing the instances of {text}"))?;
+    if seeds.is_empty() {
+        bail!("--individuals {text}: the class expression has no instances in the KB");
+    }
+    let mut n = Neighbourhood::of(seeds.iter().cloned());
+    n.depth = args.kb.scope_depth;
+    n.max_individuals = args.kb.scope_max_individuals.max(1);
+    let scope = if args.kb.whole_kb {
+        IndividualScope::ActiveDomain
+    } else {
+        IndividualScope::Neighbourhood(n)
+    };
+    let kb = kb_source::open_kb(&args.kb, None, scope)?;
+    let sig = kb.signature();
+    let set = sig
+        .set_of(seeds.iter().map(Iri::as_str))
+        .map_err(|missing| {
+            anyhow::anyhow!(
+                "the instances of {text} are not all individuals of the KB: {}",
+                missing.join(", ")
+            )
+        })?;
+    let concept = kb.parse_concept(text)?;
+    Ok((kb, set, concept))
+}
+
+/// The signature without disjointness and complement axioms.
+fn without_disjointness(sig: &Signature) -> Signature {
+    let mut s = sig.clone();
+    s.disjoint_classes.clear();
+    s.complement_classes.clear();
+    s
+}
+
+pub fn run(args: ClusterArgs) -> anyhow::Result<()> {
+    let params = params(&args)?;
+    let started = Instant::now();
+    let (kb, individuals, start) = open(&args)?;
+    let load_ms = started.elapsed().as_millis() as u64;
+    // Learning may see a signature without disjointness: its own oracle over the same store.
+    let stripped;
+    let oracle: &dyn MembershipOracle = if args.exclude_disjointness {
+        let sig = Arc::new(without_disjointness(kb.signature()));
+        stripped = Cached::new(
+            SparqlOracle::with_signature(
+                kb.oracle().inner().backend(),
+                sig,
+                kb_source::oracle_options(&args.kb),
+            ),
+            CacheOptions::default(),
+        );
+        &stripped
+    } else {
+        kb.oracle()
+    };
+    let rho = Rho::new(Arc::new(oracle.signature().clone()), operator_options());
+    let source = if !args.feature.is_empty() {
+        let given = args
+            .feature
+            .iter()
+            .map(|t| {
+                kb.parse_concept(t)
+                    .with_context(|| format!("--feature {t}"))
+            })
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        CommitteeSource::Given(given)
+    } else {
+        match args.committee {
+            CommitteeArg::Classes => CommitteeSource::Classes,
+            CommitteeArg::Refinements => CommitteeSource::Refinements {
+                max_length: args.committee_length.max(1),
+                max_features: 500,
+            },
+        }
+    };
+    let features = crate::learn::cluster::committee::committee(oracle.signature(), &rho, &source);
+    if features.is_empty() {
+        bail!("the committee is empty: the KB names no classes (give --feature EXPR)");
+    }
+    let control = run_control(&args)?;
+    let run = fit(
+        oracle,
+        &individuals,
+        &individuals,
+        &rho,
+        &features,
+        &start,
+        &params,
+        &control,
+    )?;
+    let disjoint = disjointness(&run.model.root);
+    let subsumed = subsumptions(&run.model.root);
+    if let Some(path) = &args.save_model {
+        let text = document::to_json(
+            &run.model,
+            serde_json::to_value(&params)?,
+            None,
+            kb.signature(),
+        )?;
+        std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))?;
+    }
+    if let Some(path) = &args.owl {
+        write_owl(path, &disjoint, &subsumed)?;
+    }
+    let evaluation = if args.evaluate_disjointness {
+        Some(evaluate_run(&kb, &run, &individuals, &params)?)
+    } else {
+        None
+    };
+    let out = Output {
+        individuals: individuals.len(),
+        committee: features.len(),
+        informative_features: run.projections.features(),
+        clusters: clusters_json(&run.model.root),
+        disjointness: disjoint.iter().map(pair_json).collect(),
+        subsumptions: subsumed
+            .iter()
+            .map(|a| SubsumptionJson {
+                sub: to_manchester_full(&a.left),
+                sup: to_manchester_full(&a.right),
+            })
+            .collect(),
+        tree: run.model.body()?["tree"].clone(),
+        stats: run.stats.clone(),
+        load_ms,
+        evaluation,
+    };
+    if args.json {
+        return print_json(&out);
+    }
+    print_text(&kb, &run, &out, &disjoint, &subsumed)
+}
+
+fn run_control(args: &ClusterArgs) -> anyhow::Result<RunControl> {
+    let mut control = RunControl::default().with_cancel(cancel_flag());
+    if let Some(secs) = args.max_runtime {
+        if !(secs.is_finite() && secs > 0.0) {
+            bail!("--max-runtime must be a positive number of seconds, not {secs}");
+        }
+        control = control.with_max_runtime(Duration::from_secs_f64(secs));
+    }
+    if let Some(n) = args.max_tests {
+        control = control.with_max_tests(n);
+    }
+    Ok(control)
+}
+
+#[cfg(feature = "owl")]
+fn write_owl(path: &PathBuf, disjoint: &[AxiomPair], subsumed: &[AxiomPair]) -> anyhow::Result<()> {
+    let text = crate::learn::cluster::owl::functional_syntax(disjoint, subsumed)?;
+    std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))
+}
+
+#[cfg(not(feature = "owl"))]
+fn write_owl(_: &PathBuf, _: &[AxiomPair], _: &[AxiomPair]) -> anyhow::Result<()> {
+    bail!("--owl needs the `owl` feature (horned-owl), which this build leaves out")
+}
+
+fn pair_json(a: &AxiomPair) -> PairJson {
+    PairJson {
+        left: to_manchester_full(&a.left),
+        right: to_manchester_full(&a.right),
+    }
+}
+
+fn clusters_json(root: &TreeNode) -> Vec<ClusterJson> {
+    root.leaves()
+        .into_iter()
+        .filter_map(|l| match l {
+            TreeNode::Leaf {
+                cluster,
+                concept,
+                size,
+                medoid,
+            } => Some(ClusterJson {
+                cluster: cluster_name(*cluster),
+                concept: to_manchester_full(concept),
+                size: *size,
+                medoid: medoid.iri.as_str().to_owned(),
+            }),
+            TreeNode::Split { .. } => None,
+        })
+        .collect()
+}
+
+/// Disjointness figures (see [`evaluate`]) and the silhouette. Class instances are read
+/// with the KB's full oracle over its universe (for the consistency check); proposals and
+/// the baseline see only the clustered individuals.
+fn evaluate_run(
+    kb: &KnowledgeBase,
+    run: &ClusterRun,
+    individuals: &IndividualSet,
+    params: &ClusterParams,
+) -> anyhow::Result<Evaluation> {
+    let started = Instant::now();
+    let before = kb.oracle().stats().queries_sent;
+    let sig = kb.signature();
+    let classes: Vec<Iri> = sig.classes.iter().cloned().collect();
+    let in_kb = evaluate::class_instances(kb.oracle(), &classes, &sig.all_individuals())?;
+    let clustered: std::collections::BTreeMap<Iri, IndividualSet> = in_kb
+        .iter()
+        .map(|(c, s)| (c.clone(), s.intersection(individuals)))
+        .collect();
+    let proposed = evaluate::from_clusters(&run.assignment, &clustered);
+    let clusters: Vec<usize> = run.assignment.iter().map(|(_, k)| *k).collect();
+    let silhouette = evaluate::silhouette(
+        &run.projections,
+        &clusters,
+        Metric::new(params.p),
+        2000,
+        params.seed,
+    );
+    Ok(Evaluation {
+        silhouette,
+        class_disjointness: proposed
+            .iter()
+            .map(|(a, b)| PairJson {
+                left: format!("<{}>", a.as_str()),
+                right: format!("<{}>", b.as_str()),
+            })
+            .collect(),
+        tct: evaluate::score(&proposed, sig, &in_kb),
+        baseline: evaluate::score(&evaluate::baseline(&clustered, Baseline::All), sig, &in_kb),
+        baseline_populated: evaluate::score(
+            &evaluate::baseline(&clustered, Baseline::Populated),
+            sig,
+            &in_kb,
+        ),
+        queries: kb.oracle().stats().queries_sent.saturating_sub(before),
+        elapsed_ms: started.elapsed().as_millis() as u64,
+    })
+}
+
+fn print_text(
+    kb: &KnowledgeBase,
+    run: &ClusterRun,
+    out: &Output,
+    disjoint: &[AxiomPair],
+    subsumed: &[AxiomPair],
+) -> anyhow::Result<()> {
+    outln!(
+        "{} individuals, committee of {} features ({} informative), {} clusters",
+        out.individuals,
+        out.committee,
+        out.informative_features,
+        out.clusters.len()
+    );
+    let mut lines = Vec::new();
+    tree_lines(kb, &run.model.root, 0, &mut lines);
+    for l in lines {
+        outln!("{l}");
+    }
+    outln!("clusters:");
+    for leaf in run.model.root.leaves() {
+        if let TreeNode::Leaf {
+            cluster,
+            concept,
+            size,
+            medoid,
+        } = leaf
+        {
+            outln!(
+                "  {}  size {size}  medoid {}\n    {}",
+                cluster_name(*cluster),
+                medoid.iri.local_name(),
+                kb.manchester(concept)
+            );
+        }
+    }
+    outln!("candidate disjointness axioms ({}):", disjoint.len());
+    for a in disjoint {
+        outln!(
+            "  ({}) disjoint with ({})",
+            kb.manchester(&a.left),
+            kb.manchester(&a.right)
+        );
+    }
+    outln!("candidate subsumption axioms ({}):", subsumed.len());
+    for a in subsumed {
+        outln!(
+            "  ({}) subclass of ({})",
+            kb.manchester(&a.left),
+            kb.manchester(&a.right)
+        );
+    }
+    let s = &run.stats;
+    outln!(
+        "stats: {} tests, {} queries, {} ms ({}), load {} ms",
+        s.concepts_tested,
+        s.queries_sent,
+        s.elapsed_ms,
+        s.termination.name(),
+        out.load_ms
+    );
+    if let Some(e) = &out.evaluation {
+        match e.silhouette {
+            Some(v) => outln!("mean silhouette (d_p): {v:.4}"),
+            None => outln!("mean silhouette (d_p): undefined (one cluster)"),
+        }
+        for (name, s) in [
+            ("tct", &e.tct),
+            ("baseline", &e.baseline),
+            ("baseline (populated classes)", &e.baseline_populated),
+        ] {
+            outln!(
+                "{name}: {} proposed, precision {}, recall {} ({} of {} asserted), {} contradicting ({} inconsistent, {} unsatisfiable)",
+                s.proposed,
+                fmt_ratio(s.precision),
+                fmt_ratio(s.recall),
+                s.recalled,
+                s.asserted,
+                s.contradicting,
+                s.inconsistent,
+                s.unsatisfiable
+            );
+        }
+        outln!("evaluation: {} queries, {} ms", e.queries, e.elapsed_ms);
+    }
+    Ok(())
+}
+
+fn fmt_ratio(r: Option<f64>) -> String {
+    r.map_or_else(|| "-".to_owned(), |v| format!("{v:.3}"))
+}
+
+fn tree_lines(kb: &KnowledgeBase, node: &TreeNode, depth: usize, out: &mut Vec<String>) {
+    let pad = "  ".repeat(depth);
+    match node {
+        TreeNode::Leaf { cluster, size, .. } => {
+            out.push(format!("{pad}→ {} ({size})", cluster_name(*cluster)));
+        }
+        TreeNode::Split {
+            test,
+            size,
+            distance,
+            left,
+            right,
+            ..
+        } => {
+            out.push(format!(
+                "{pad}[{}] ({size}, medoid distance {distance:.4})",
+                kb.manchester(test)
+            ));
+            out.push(format!("{pad} yes:"));
+            tree_lines(kb, left, depth + 1, out);
+            out.push(format!("{pad} no:"));
+            tree_lines(kb, right, depth + 1, out);
+        }
+    }
+}

@@ -1,0 +1,252 @@
+//! `oxilearn serve`: a SPARQL 1.1 Protocol endpoint over KB files loaded into an in-memory
+//! store, with oxilearn's functions ([`crate::sparql_functions`]) and the loaded models,
+//! plus `POST /learn` and `POST /predict`.
+//!
+//! Built on axum over tokio. Limits: the request body (`--max-request-bytes`, 413), the time
+//! of a query, update or prediction (`--query-timeout`, 504; the query is cancelled), the
+//! requests in flight (`--max-concurrent`, 503 for those beyond), a `/learn` run's
+//! `max-runtime` (`--max-learn-runtime`). Ctrl-C or SIGTERM stop accepting, let the requests
+//! in flight finish (running learners stop early and answer) and exit.
+
+mod error;
+mod learn;
+mod predict;
+mod sparql;
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, RwLock};
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use axum::routing::{get, post};
+use oxigraph::store::Store;
+use tokio::sync::Semaphore;
+
+use super::args::ServeArgs;
+use super::kb_source;
+use crate::KnowledgeBase;
+use crate::learn::document::ModelHeader;
+use crate::sparql_functions::SparqlFunctions;
+
+/// A model file named on the command line.
+struct ModelFile {
+    name: String,
+    path: PathBuf,
+    text: String,
+}
+
+/// What queries answer from: the functions over the store as it is, and the models'
+/// headers. Rebuilt after every update.
+pub(super) struct Loaded {
+    functions: SparqlFunctions,
+    headers: BTreeMap<String, ModelHeader>,
+}
+
+impl Loaded {
+    /// Opens the KB over `store` and loads every model into the functions; returns the
+    /// models' warnings too.
+    fn open(store: &Store, models: &[ModelFile]) -> anyhow::Result<(Self, Vec<String>)> {
+        let kb = KnowledgeBase::from_store(store.clone()).context("reading the signature")?;
+        let functions = SparqlFunctions::new(kb);
+        let mut headers = BTreeMap::new();
+        let mut warnings = Vec::new();
+        for m in models {
+            let (header, w) = functions
+                .add_model_json(&m.name, &m.text)
+                .with_context(|| format!("loading the model {}", m.path.display()))?;
+            warnings.extend(w.into_iter().map(|w| format!("{}: {w}", m.path.display())));
+            headers.insert(m.name.clone(), header);
+        }
+        Ok((Loaded { functions, headers }, warnings))
+    }
+}
+
+/// Shared by every request.
+pub(super) struct State {
+    store: Store,
+    loaded: RwLock<Arc<Loaded>>,
+    models: Vec<ModelFile>,
+    allow_update: bool,
+    query_timeout: Duration,
+    max_learn_runtime: f64,
+    /// Updates one at a time (each rebuilds [`Loaded`]).
+    update_lock: std::sync::Mutex<()>,
+}
+
+impl State {
+    fn loaded(&self) -> Arc<Loaded> {
+        self.loaded
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+    }
+}
+
+/// `--model NAME=FILE` or `--model FILE` (named by the file stem); names are unique.
+fn model_files(specs: &[String]) -> anyhow::Result<Vec<ModelFile>> {
+    let mut out: Vec<ModelFile> = Vec::new();
+    for spec in specs {
+        let (name, path) = match spec.split_once('=') {
+            Some((name, path))
+                if !name.is_empty()
+                    && name
+                        .chars()
+                        .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.')) =>
+            {
+                (name.to_owned(), PathBuf::from(path))
+            }
+            _ => {
+                let path = PathBuf::from(spec);
+                let stem = path
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .with_context(|| format!("--model {spec}: not a file name"))?;
+                (stem, path)
+            }
+        };
+        if out.iter().any(|m| m.name == name) {
+            bail!("--model: two models are named {name:?}; name one with --model NAME=FILE");
+        }
+        let text = std::fs::read_to_string(&path)
+            .with_context(|| format!("reading the model {}", path.display()))?;
+        out.push(ModelFile { name, path, text });
+    }
+    Ok(out)
+}
+
+fn check_limits(args: &ServeArgs) -> anyhow::Result<()> {
+    if !(args.query_timeout.is_finite() && args.query_timeout > 0.0) {
+        bail!(
+            "--query-timeout must be a positive number of seconds, not {}",
+            args.query_timeout
+        );
+    }
+    if !(args.max_learn_runtime.is_finite() && args.max_learn_runtime > 0.0) {
+        bail!(
+            "--max-learn-runtime must be a positive number of seconds, not {}",
+            args.max_learn_runtime
+        );
+    }
+    if args.max_concurrent == 0 {
+        bail!("--max-concurrent must be at least 1");
+    }
+    if args.max_request_bytes == 0 {
+        bail!("--max-request-bytes must be at least 1");
+    }
+    Ok(())
+}
+
+pub fn run(args: ServeArgs) -> anyhow::Result<()> {
+    check_limits(&args)?;
+    let models = model_files(&args.model)?;
+    let (store, triples) = kb_source::load_store(&args.kb, args.format.as_deref())?;
+    let (loaded, warnings) = Loaded::open(&store, &models)?;
+    for w in warnings {
+        eprintln!("warning: {w}");
+    }
+    let individuals = loaded.functions.knowledge_base().individuals().len();
+    let state = Arc::new(State {
+        store,
+        loaded: RwLock::new(Arc::new(loaded)),
+        models,
+        allow_update: args.allow_update,
+        query_timeout: Duration::from_secs_f64(args.query_timeout),
+        max_learn_runtime: args.max_learn_runtime,
+        update_lock: std::sync::Mutex::new(()),
+    });
+    // Ctrl-C sets the flag learners stop on; installed before any request runs.
+    let flag = super::learner::cancel_flag();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("starting the tokio runtime")?;
+    let result = runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind(&args.bind)
+            .await
+            .with_context(|| format!("--bind {}: cannot listen", args.bind))?;
+        let addr = listener.local_addr()?;
+        if !addr.ip().is_loopback() {
+            eprintln!(
+                "warning: listening on {addr}, which is not a loopback address: whoever reaches \
+                 it can query the store{}",
+                if args.allow_update {
+                    " and change it (--allow-update)"
+                } else {
+                    ""
+                }
+            );
+        }
+        let names = state
+            .models
+            .iter()
+            .map(|m| m.name.as_str())
+            .collect::<Vec<_>>();
+        eprintln!(
+            "oxilearn serve: listening on http://{addr}/sparql ({triples} triples, {individuals} \
+             individuals, models: {}; {})",
+            if names.is_empty() {
+                "none".to_owned()
+            } else {
+                names.join(", ")
+            },
+            if args.allow_update {
+                "updates allowed"
+            } else {
+                "read-only"
+            }
+        );
+        axum::serve(listener, router(state.clone(), &args))
+            .with_graceful_shutdown(shutdown_signal(flag.clone()))
+            .await
+            .context("serving")
+    });
+    // A query past its time limit is cancelled but may take a moment to notice.
+    runtime.shutdown_timeout(Duration::from_secs(5));
+    eprintln!("oxilearn serve: stopped");
+    result
+}
+
+fn router(state: Arc<State>, args: &ServeArgs) -> Router {
+    let slots = Arc::new(Semaphore::new(args.max_concurrent));
+    Router::new()
+        .route("/sparql", get(sparql::get).post(sparql::post))
+        .route("/learn", post(learn::post))
+        .route("/predict", post(predict::post))
+        .layer(DefaultBodyLimit::max(args.max_request_bytes))
+        .layer(axum::middleware::from_fn_with_state(
+            slots,
+            error::limit_concurrency,
+        ))
+        .with_state(state)
+}
+
+/// Resolves on Ctrl-C (the learners' cancel flag) or SIGTERM (which sets the flag too, so
+/// running learners stop early).
+async fn shutdown_signal(flag: Arc<std::sync::atomic::AtomicBool>) {
+    let interrupted = {
+        let flag = flag.clone();
+        async move {
+            while !flag.load(Ordering::Relaxed) {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        }
+    };
+    let terminated = async {
+        #[cfg(unix)]
+        if let Ok(mut s) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+        {
+            s.recv().await;
+            return;
+        }
+        std::future::pending::<()>().await
+    };
+    tokio::select! {
+        () = interrupted => {}
+        () = terminated => flag.store(true, Ordering::SeqCst),
+    }
+    eprintln!("oxilearn serve: shutting down (finishing the requests in flight)");
+}

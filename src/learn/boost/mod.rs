@@ -1,0 +1,49 @@
+//! Fuzzy OWL-Boost (Cardillo & Straccia): boosted fuzzy EL(D) concept inclusions.
+//!
+//! Real AdaBoost ([`adaboost`]) over the weak learner wFoil-DL ([`wfoil`]), which learns
+//! sets of fuzzy GCIs `C ⊑ T` by sequential covering over an EL(D) operator ([`operator`])
+//! whose numeric atoms are fuzzy datatypes ([`fuzzy_set`]) built from the values reachable
+//! from the examples. Degrees of membership ([`degrees`]) go through the oracle and its
+//! cache under a Gödel or Łukasiewicz t-norm ([`tnorm`]); [`reference`] recomputes them
+//! from first principles for tests. The fitted [`BoostModel`] predicts a score (Real
+//! AdaBoost's Σ α·t(WL)) and a degree (the Fuzzy OWL 2 weighted-sum concept's value),
+//! prints as text and as Fuzzy OWL 2, and saves like every model.
+//!
+//! ```no_run
+//! # use oxilearn::learn::{Learner, Model, RunControl, TrainingSet};
+//! # use oxilearn::learn::boost::{BoostParams, OwlBoost};
+//! # fn demo(oracle: &dyn oxilearn::oracle::MembershipOracle,
+//! #         pos: oxilearn::oracle::IndividualSet, neg: oxilearn::oracle::IndividualSet)
+//! #         -> Result<(), oxilearn::learn::LearnError> {
+//! let all = pos.union(&neg);
+//! let training = TrainingSet::binary(pos, neg)?;
+//! let run = OwlBoost::new(BoostParams::default())?.fit(oracle, &training, &RunControl::default())?;
+//! let predictions = run.model.predict(oracle, &all)?; // score and degree per individual
+//! # Ok(()) }
+//! ```
+
+pub mod adaboost;
+pub mod concept;
+pub mod degrees;
+pub mod fuzzy_set;
+mod learner;
+mod model;
+pub mod operator;
+mod params;
+pub mod reference;
+pub mod tnorm;
+pub mod wfoil;
+
+pub use concept::FuzzyConcept;
+pub use degrees::DegreeEvaluator;
+pub use fuzzy_set::{FuzzySet, Partition, Shape};
+pub use learner::{BoostRun, OwlBoost};
+pub use model::{BoostModel, Graded, Round};
+pub(crate) use model::{BoostModelLoader, WfoilModelLoader};
+pub use params::{AlphaForm, BoostParams};
+pub use tnorm::TNorm;
+
+/// `--algorithm owl-boost`.
+pub const OWL_BOOST: &str = "owl-boost";
+/// `--algorithm wfoil-dl`: the weak learner alone.
+pub const WFOIL_DL: &str = "wfoil-dl";

@@ -1,0 +1,117 @@
+//! Validated parameters of Fuzzy OWL-Boost and its weak learner wFoil-DL. Where the paper
+//! leaves a value open the default is the standard choice, documented here.
+
+use serde::{Deserialize, Serialize};
+
+use super::fuzzy_set::Partition;
+use super::tnorm::TNorm;
+use crate::learn::LearnError;
+
+/// Which Real AdaBoost weight α a round gets (both update the example weights by
+/// `w ← w · exp(−α · l(a) · h(a)) / Z` with the real-valued `h(a)`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AlphaForm {
+    /// `α = ½ ln((1 − ε) / ε)` from the weighted error ε = Σ w·δ(h(a), l(a)), δ = 1 when the
+    /// signs disagree: the form the paper's equation uses (it defines ε and δ for α).
+    #[default]
+    Error,
+    /// Schapire–Singer's confidence-rated form `α = ½ ln((1 + r) / (1 − r))` with the
+    /// weighted correlation r = Σ w·l(a)·h(a).
+    Correlation,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BoostParams {
+    /// Boosting rounds at most (early stopping: a weak hypothesis no better than chance,
+    /// ε ≥ ½, ends the run; a perfect one, ε = 0, is the last).
+    pub rounds: usize,
+    pub tnorm: TNorm,
+    pub alpha: AlphaForm,
+    /// Fuzzy sets per numeric data property: 3, 5 or 7.
+    pub fuzzy_sets: usize,
+    pub partition: Partition,
+    /// θ: Learn-One-Axiom stops once the axiom's confidence reaches it.
+    pub theta: f64,
+    /// Learn-One-Axiom also stops once the axiom covers at most this weighted share of the
+    /// negatives (0: none at all, which makes the weak learner sound).
+    pub max_negative_share: f64,
+    /// Axioms per weak hypothesis at most (sequential covering stops earlier when every
+    /// positive is covered or nothing new is learned).
+    pub max_axioms: usize,
+    /// Conjuncts per axiom at most.
+    pub max_conjuncts: usize,
+    /// Nesting of ∃ in the operator's atoms (1: `∃r.X` with X not itself an ∃).
+    pub role_depth: usize,
+    /// `∃r.{a}` atoms for the successors of a role when it has at most this many distinct
+    /// ones among the examples (categorical values such as `hasChestPain 4.0`); 0 = none.
+    pub max_values: usize,
+    /// τ: an axiom covers an individual when its degree is above τ. A covered positive
+    /// leaves the positives still to cover, and a round votes for a only above τ (the
+    /// paper's reading is τ = 0; see [`super::adaboost`] for why ½ is the default).
+    pub cover_degree: f64,
+}
+
+impl Default for BoostParams {
+    fn default() -> Self {
+        BoostParams {
+            rounds: 10,
+            tnorm: TNorm::Goedel,
+            alpha: AlphaForm::Error,
+            fuzzy_sets: 3,
+            partition: Partition::EqualWidth,
+            theta: 0.9,
+            max_negative_share: 0.0,
+            max_axioms: 5,
+            max_conjuncts: 4,
+            role_depth: 1,
+            max_values: 12,
+            cover_degree: 0.5,
+        }
+    }
+}
+
+impl BoostParams {
+    /// The weak learner alone: one round, weight 1.
+    pub fn single_weak_learner(mut self) -> Self {
+        self.rounds = 1;
+        self
+    }
+
+    pub fn validate(&self) -> Result<(), LearnError> {
+        if self.rounds == 0 {
+            return Err(LearnError::invalid("rounds", "must be at least 1"));
+        }
+        if ![3, 5, 7].contains(&self.fuzzy_sets) {
+            return Err(LearnError::invalid(
+                "fuzzy_sets",
+                format!("must be 3, 5 or 7, not {}", self.fuzzy_sets),
+            ));
+        }
+        for (name, v) in [
+            ("theta", self.theta),
+            ("max_negative_share", self.max_negative_share),
+            ("cover_degree", self.cover_degree),
+        ] {
+            if !(v.is_finite() && (0.0..=1.0).contains(&v)) {
+                return Err(LearnError::invalid(
+                    name,
+                    format!("must lie in [0, 1], not {v}"),
+                ));
+            }
+        }
+        if self.cover_degree >= 1.0 {
+            return Err(LearnError::invalid(
+                "cover_degree",
+                "must be below 1 (no degree is above 1)",
+            ));
+        }
+        if self.max_axioms == 0 || self.max_conjuncts == 0 {
+            return Err(LearnError::invalid(
+                "max_axioms/max_conjuncts",
+                "must be at least 1",
+            ));
+        }
+        Ok(())
+    }
+}

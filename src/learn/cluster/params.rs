@@ -1,0 +1,154 @@
+//! Validated parameters of terminological cluster trees. The thresholds ν and δ are
+//! multiples of the data's spread (the mean distance of the training individuals to their
+//! medoid), so one default fits every `p`, committee size and KB.
+
+use serde::{Deserialize, Serialize};
+
+use crate::learn::LearnError;
+
+/// The projection of an unknown membership (neither `K ⊨ F(a)` nor `K ⊨ ¬F(a)`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum UnknownValue {
+    /// ½, the paper's uniform prior.
+    #[default]
+    Uniform,
+    /// The share of the training individuals provably in the feature (`|T(F)| / n`), the
+    /// paper's estimate for densely populated ontologies.
+    Prior,
+}
+
+/// How medoids of large sets are found (see [`super::medoid`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Sampling {
+    /// Up to this many distinct projection patterns in a set, the medoid is exact.
+    pub exact_limit: usize,
+    /// Above it: candidate patterns drawn (by individual, so frequent patterns are likelier).
+    pub candidates: usize,
+    /// Individuals each candidate's summed distance is first estimated against.
+    pub references: usize,
+    /// The best estimated candidates whose summed distance is then computed exactly.
+    pub finalists: usize,
+}
+
+impl Default for Sampling {
+    fn default() -> Self {
+        Sampling {
+            exact_limit: 400,
+            candidates: 64,
+            references: 256,
+            finalists: 4,
+        }
+    }
+}
+
+/// Parameters of one run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ClusterParams {
+    /// The exponent of `d_p` (≥ 1).
+    pub p: f64,
+    /// ν: a node becomes a leaf when the best split's medoids are closer than this
+    /// (a multiple of the spread, ≥ 0).
+    pub stop_distance: f64,
+    /// δ: when a test leaves one side empty, the individuals farther than this from the other
+    /// side's medoid are moved to it (a multiple of the spread, ≥ 0).
+    pub reassign_distance: f64,
+    pub unknown: UnknownValue,
+    /// Most levels below the root.
+    pub max_depth: usize,
+    /// A node with fewer individuals than twice this is a leaf; a split leaving a side
+    /// smaller than this is not taken.
+    pub min_cluster_size: usize,
+    /// Candidate tests: refinements of the node's concept at most this much longer than it.
+    pub refinement_length: usize,
+    /// Most candidate tests scored per node (ρ's order: shortest first).
+    pub max_candidates: usize,
+    pub sampling: Sampling,
+    /// Seeds the medoid sampling (and nothing else: the rest is deterministic).
+    pub seed: u64,
+}
+
+impl Default for ClusterParams {
+    fn default() -> Self {
+        ClusterParams {
+            p: 2.0,
+            stop_distance: 0.5,
+            reassign_distance: 1.0,
+            unknown: UnknownValue::Uniform,
+            max_depth: 4,
+            min_cluster_size: 2,
+            refinement_length: 3,
+            max_candidates: 200,
+            sampling: Sampling::default(),
+            seed: 1,
+        }
+    }
+}
+
+impl ClusterParams {
+    pub fn validate(&self) -> Result<(), LearnError> {
+        if !(self.p.is_finite() && self.p >= 1.0) {
+            return Err(LearnError::invalid(
+                "p",
+                format!("{} is not a number ≥ 1 (d_p is a metric for p ≥ 1)", self.p),
+            ));
+        }
+        for (name, v) in [
+            ("stop_distance", self.stop_distance),
+            ("reassign_distance", self.reassign_distance),
+        ] {
+            if !(v.is_finite() && v >= 0.0) {
+                return Err(LearnError::invalid(
+                    name,
+                    format!("{v} is not a number ≥ 0 (a multiple of the data's spread)"),
+                ));
+            }
+        }
+        if self.min_cluster_size == 0 {
+            return Err(LearnError::invalid(
+                "min_cluster_size",
+                "must be at least 1",
+            ));
+        }
+        if self.refinement_length == 0 || self.max_candidates == 0 {
+            return Err(LearnError::invalid(
+                "refinement_length/max_candidates",
+                "must be at least 1",
+            ));
+        }
+        let s = &self.sampling;
+        if s.exact_limit == 0 || s.candidates == 0 || s.references == 0 || s.finalists == 0 {
+            return Err(LearnError::invalid(
+                "sampling",
+                "exact_limit, candidates, references and finalists must be at least 1",
+            ));
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_validate_and_bad_values_are_named() {
+        assert!(ClusterParams::default().validate().is_ok());
+        let e = ClusterParams {
+            p: 0.5,
+            ..Default::default()
+        }
+        .validate()
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("p"), "{e}");
+        let e = ClusterParams {
+            stop_distance: -1.0,
+            ..Default::default()
+        }
+        .validate()
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("stop_distance"), "{e}");
+    }
+}

@@ -1,0 +1,699 @@
+//! `enrich` and `export` end to end: predictions written into a graph of their own (a dataset
+//! file, an embedded store, an endpoint served from a store), reruns that change nothing,
+//! dry runs that write nothing, refusal of someone else's graph, a failure half-way that
+//! leaves the target as it was, learning that never reads its own predictions back, and
+//! OWL axioms that our loader reads back.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use common::cli_run::{fails_with, json, oxilearn};
+use oxigraph::model::vocab::rdf;
+use oxigraph::model::{GraphNameRef, NamedNode, NamedNodeRef, Term};
+use oxigraph::store::Store;
+
+const FAMILY: &str = "fixtures/family/family.ttl";
+const PROBLEMS: &str = "fixtures/family/problems.json";
+const GRAPH: &str = "http://example.org/predictions";
+const UNCLE: &str = "http://example.org/Uncle";
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("oxilearn-enrich-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+/// The family Uncle CELOE model, learned once per test binary run.
+fn uncle_model() -> PathBuf {
+    static MODEL: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    MODEL
+        .get_or_init(|| {
+            let path = temp("uncle.json");
+            json(&[
+                "learn",
+                "--kb",
+                FAMILY,
+                "--problems",
+                PROBLEMS,
+                "--problem",
+                "Uncle",
+                "--max-tests",
+                "5000",
+                "--quiet",
+                "--json",
+                "--save-model",
+                path.to_str().unwrap(),
+            ]);
+            path
+        })
+        .clone()
+}
+
+/// The members `predict` gives for the model, as IRIs.
+fn predicted_members(kb: &str, model: &Path) -> BTreeSet<String> {
+    let out = json(&[
+        "predict",
+        "--kb",
+        kb,
+        "--model",
+        model.to_str().unwrap(),
+        "--json",
+    ]);
+    out["predictions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["member"] == true)
+        .map(|p| p["individual"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+fn enrich_file(kb: &str, out: &Path, extra: &[&str]) -> serde_json::Value {
+    let model = uncle_model();
+    let mut args = vec![
+        "enrich",
+        "--kb",
+        kb,
+        "--model",
+        model.to_str().unwrap(),
+        "--graph",
+        GRAPH,
+        "--target-class",
+        UNCLE,
+        "--out",
+        out.to_str().unwrap(),
+        "--json",
+    ];
+    args.extend_from_slice(extra);
+    json(&args)
+}
+
+fn load(path: &Path) -> Store {
+    let store = Store::new().unwrap();
+    oxilearn::kb::load_file(&store, path, None).unwrap();
+    store
+}
+
+/// The subjects typed `class` in `graph`.
+fn typed_in(store: &Store, graph: &str, class: &str) -> BTreeSet<String> {
+    let g = NamedNodeRef::new(graph).unwrap();
+    store
+        .quads_for_pattern(
+            None,
+            Some(rdf::TYPE),
+            Some(NamedNodeRef::new(class).unwrap().into()),
+            Some(GraphNameRef::NamedNode(g)),
+        )
+        .map(|q| match q.unwrap().subject {
+            oxigraph::model::NamedOrBlankNode::NamedNode(n) => n.into_string(),
+            other => panic!("unexpected subject {other}"),
+        })
+        .collect()
+}
+
+#[test]
+fn the_graph_holds_exactly_the_predicted_members_and_reruns_are_identical() {
+    let model = uncle_model();
+    let members = predicted_members(FAMILY, &model);
+    assert!(!members.is_empty());
+    let out = temp("family-enriched.nq");
+    let first = enrich_file(FAMILY, &out, &[]);
+    assert_eq!(first["predicted_members"], members.len());
+    assert_eq!(first["written"]["removed"], 0);
+    let store = load(&out);
+    assert_eq!(typed_in(&store, GRAPH, UNCLE), members);
+    // Nothing typed Uncle outside the predictions graph; the KB's own triples are all there.
+    let kb = load(Path::new(FAMILY));
+    assert_eq!(
+        store.len().unwrap(),
+        kb.len().unwrap() + first["triples"].as_u64().unwrap() as usize
+    );
+    // The run's triples and provenance are in the graph, and nowhere else.
+    let marker = oxigraph::model::QuadRef::new(
+        NamedNodeRef::new(GRAPH).unwrap(),
+        rdf::TYPE,
+        NamedNodeRef::new(oxilearn::vocab::PREDICTION_GRAPH).unwrap(),
+        NamedNodeRef::new(GRAPH).unwrap(),
+    );
+    assert!(store.contains(marker).unwrap());
+    let bytes = std::fs::read(&out).unwrap();
+    // A second replace run from the same KB writes the very same bytes.
+    enrich_file(FAMILY, &out, &[]);
+    assert_eq!(std::fs::read(&out).unwrap(), bytes);
+    // Enriching the enriched file in place replaces the graph by itself: no change.
+    let again = enrich_file(out.to_str().unwrap(), &out, &[]);
+    assert_eq!(again["written"]["added"], 0);
+    assert_eq!(again["written"]["removed"], 0);
+    assert_eq!(std::fs::read(&out).unwrap(), bytes);
+    // Append twice: nothing is missing, nothing is added.
+    for _ in 0..2 {
+        let appended = enrich_file(out.to_str().unwrap(), &out, &["--mode", "append"]);
+        assert_eq!(appended["written"]["added"], 0);
+    }
+    assert_eq!(std::fs::read(&out).unwrap(), bytes);
+}
+
+#[test]
+fn dry_run_writes_nothing() {
+    let model = uncle_model();
+    let out = temp("dry-run.nq");
+    let _ = std::fs::remove_file(&out);
+    let summary = json(&[
+        "enrich",
+        "--kb",
+        FAMILY,
+        "--model",
+        model.to_str().unwrap(),
+        "--graph",
+        GRAPH,
+        "--target-class",
+        UNCLE,
+        "--out",
+        out.to_str().unwrap(),
+        "--dry-run",
+        "--json",
+    ]);
+    assert!(!out.exists(), "a dry run must not create the file");
+    assert_eq!(summary["dry_run"], true);
+    assert!(summary.get("written").is_none());
+    assert!(summary["triples"].as_u64().unwrap() > 0);
+    let sample = summary["sample"].as_array().unwrap();
+    assert!(!sample.is_empty() && sample.iter().all(|l| l.as_str().unwrap().contains(GRAPH)));
+}
+
+#[test]
+fn learning_after_enrichment_finds_the_same_solutions() {
+    let out = temp("learn-after.nq");
+    enrich_file(FAMILY, &out, &[]);
+    let learn = |kb: &str, extra: &[&str]| {
+        let mut args = vec![
+            "learn",
+            "--kb",
+            kb,
+            "--problems",
+            PROBLEMS,
+            "--problem",
+            "Uncle",
+            "--max-tests",
+            "5000",
+            "--quiet",
+            "--json",
+        ];
+        args.extend_from_slice(extra);
+        let v = json(&args);
+        v[0]["solutions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["manchester"].as_str().unwrap().to_owned())
+            .collect::<Vec<_>>()
+    };
+    let before = learn(FAMILY, &[]);
+    assert_eq!(learn(out.to_str().unwrap(), &[]), before);
+    // Read on purpose, the predictions are a perfect (and circular) answer.
+    let with = learn(out.to_str().unwrap(), &["--include-predictions"]);
+    assert_ne!(with, before);
+    assert!(with[0].contains("Uncle"), "{with:?}");
+}
+
+#[test]
+fn a_graph_of_someone_elses_data_is_refused_unless_forced() {
+    let model = uncle_model();
+    let foreign = temp("foreign.trig");
+    std::fs::write(
+        &foreign,
+        format!("<{GRAPH}> {{ <urn:a> <urn:b> <urn:c> . }}\n"),
+    )
+    .unwrap();
+    let out = temp("foreign-out.nq");
+    let _ = std::fs::remove_file(&out);
+    let args = [
+        "enrich",
+        "--kb",
+        FAMILY,
+        "--kb",
+        foreign.to_str().unwrap(),
+        "--model",
+        model.to_str().unwrap(),
+        "--graph",
+        GRAPH,
+        "--target-class",
+        UNCLE,
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    let err = fails_with(&args);
+    assert!(err.contains(GRAPH) && err.contains("--force"), "{err}");
+    assert!(!out.exists());
+    let mut forced = args.to_vec();
+    forced.push("--force");
+    assert!(oxilearn(&forced).status.success());
+    // Replace mode: the foreign triple is gone, the graph holds this run's triples.
+    let store = load(&out);
+    assert!(
+        store
+            .quads_for_pattern(
+                Some(NamedNodeRef::new("urn:a").unwrap().into()),
+                None,
+                None,
+                None
+            )
+            .next()
+            .is_none()
+    );
+}
+
+#[test]
+fn bad_destinations_and_classes_are_clear_errors() {
+    let model = uncle_model();
+    let m = model.to_str().unwrap();
+    let err = fails_with(&[
+        "enrich", "--kb", FAMILY, "--model", m, "--graph", GRAPH, "--out", "x.nq",
+    ]);
+    assert!(err.contains("--target-class"), "{err}");
+    let err = fails_with(&[
+        "enrich",
+        "--kb",
+        FAMILY,
+        "--model",
+        m,
+        "--graph",
+        "not an iri",
+        "--target-class",
+        UNCLE,
+        "--dry-run",
+    ]);
+    assert!(err.contains("--graph not an iri"), "{err}");
+    let err = fails_with(&[
+        "enrich",
+        "--kb",
+        FAMILY,
+        "--model",
+        m,
+        "--graph",
+        GRAPH,
+        "--target-class",
+        UNCLE,
+        "--out",
+        temp("x.ttl").to_str().unwrap(),
+    ]);
+    assert!(err.contains(".nq") && err.contains("x.ttl"), "{err}");
+    let err = fails_with(&[
+        "enrich",
+        "--kb",
+        FAMILY,
+        "--model",
+        m,
+        "--graph",
+        GRAPH,
+        "--target-class",
+        UNCLE,
+    ]);
+    assert!(err.contains("--dry-run"), "{err}");
+}
+
+/// The library path: one transaction into a caller's store, then the KB over that store
+/// learns as before.
+#[test]
+fn enrichment_into_an_embedded_store_is_one_transaction_and_ignored_by_learning() {
+    use oxilearn::enrich::{Enrichment, Mode, ModelIdentity, enrichment_quads, store};
+    use oxilearn::learn::Prediction;
+
+    let kb_store = load(Path::new(FAMILY));
+    let kb = oxilearn::KnowledgeBase::from_store(kb_store.clone()).unwrap();
+    let text = std::fs::read_to_string(uncle_model()).unwrap();
+    let loaded = oxilearn::learn::document::from_json(&text, kb.signature()).unwrap();
+    let identity = ModelIdentity::of(&text, &loaded, kb.vocabulary());
+    let predictions = loaded
+        .model
+        .predict(kb.oracle(), &kb.individuals())
+        .unwrap();
+    let members: Vec<(NamedNode, Prediction)> = predictions
+        .into_iter()
+        .filter(|p| p.member)
+        .map(|p| {
+            let iri = kb
+                .signature()
+                .individual_iri(p.individual)
+                .unwrap()
+                .as_str()
+                .to_owned();
+            (NamedNode::new(iri).unwrap(), p)
+        })
+        .collect();
+    let run = Enrichment {
+        model: &identity,
+        class: NamedNode::new(UNCLE).unwrap(),
+        graph: NamedNode::new(GRAPH).unwrap(),
+        threshold: None,
+        ended_at: None,
+    };
+    let quads = enrichment_quads(&run, &members, loaded.model.is_scored());
+    let report =
+        store::write_to_store(&kb_store, &run.graph, &quads, Mode::Replace, false).unwrap();
+    assert_eq!(
+        (report.added, report.removed, report.in_graph),
+        (quads.len(), 0, quads.len())
+    );
+    let expected: BTreeSet<String> = members.iter().map(|(n, _)| n.as_str().to_owned()).collect();
+    assert_eq!(typed_in(&kb_store, GRAPH, UNCLE), expected);
+    let again = store::write_to_store(&kb_store, &run.graph, &quads, Mode::Append, false).unwrap();
+    assert_eq!(again.added, 0);
+    // A new KB over the enriched store does not see the typings.
+    let after = oxilearn::KnowledgeBase::from_store(kb_store.clone()).unwrap();
+    let uncle = oxilearn::concept::Concept::class(oxilearn::concept::Iri::new(UNCLE));
+    assert!(after.instances(&uncle).unwrap().is_empty());
+    let with = oxilearn::KnowledgeBase::builder()
+        .include_predictions(true)
+        .open_store(kb_store)
+        .unwrap();
+    assert_eq!(with.instances(&uncle).unwrap().len(), expected.len());
+}
+
+/// An endpoint that fails from the second INSERT DATA chunk on: the target graph is left exactly
+/// as it was (the graph of an earlier run), the staging graph is dropped, and the error
+/// names the step, with exit code 2.
+#[test]
+fn a_failure_half_way_leaves_the_target_graph_unchanged() {
+    let model = uncle_model();
+    let kb_store = load(Path::new(FAMILY));
+    // An earlier run's graph, for another class.
+    let earlier = temp("earlier.nq");
+    json(&[
+        "enrich",
+        "--kb",
+        FAMILY,
+        "--model",
+        model.to_str().unwrap(),
+        "--graph",
+        GRAPH,
+        "--target-class",
+        "http://example.org/Earlier",
+        "--out",
+        earlier.to_str().unwrap(),
+        "--json",
+    ]);
+    let earlier_store = load(&earlier);
+    for q in earlier_store.iter() {
+        let q = q.unwrap();
+        if !q.graph_name.is_default_graph() {
+            kb_store.insert(&q).unwrap();
+        }
+    }
+    let graph = GraphNameRef::NamedNode(NamedNodeRef::new(GRAPH).unwrap());
+    let snapshot = |s: &Store| -> BTreeSet<String> {
+        s.quads_for_pattern(None, None, None, Some(graph))
+            .map(|q| q.unwrap().to_string())
+            .collect()
+    };
+    let before = snapshot(&kb_store);
+    assert!(!before.is_empty());
+    let inserts = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counter = inserts.clone();
+    // Every INSERT after the first fails, retries included.
+    let endpoint = common::store_endpoint::store_endpoint(kb_store.clone(), move |_, update| {
+        update.starts_with("INSERT DATA")
+            && counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst) >= 1
+    });
+    let url = endpoint.url();
+    let err = fails_with(&[
+        "enrich",
+        "--endpoint",
+        &url,
+        "--update-endpoint",
+        &url,
+        "--model",
+        model.to_str().unwrap(),
+        "--graph",
+        GRAPH,
+        "--target-class",
+        UNCLE,
+        "--chunk-size",
+        "5",
+        "--timeout",
+        "10",
+    ]);
+    assert!(
+        err.contains("inserting chunk 2 of")
+            && err.contains("injected failure")
+            && err.contains("was not changed"),
+        "{err}"
+    );
+    assert_eq!(
+        snapshot(&kb_store),
+        before,
+        "the target graph must be as it was"
+    );
+    let staging = kb_store
+        .named_graphs()
+        .map(|g| g.unwrap().to_string())
+        .filter(|g| g.contains("urn:oxilearn:staging"))
+        .count();
+    assert_eq!(staging, 0, "the staging graph must be dropped");
+    // The same endpoint without the fault: the graph now holds this run's typings.
+    let ok = common::store_endpoint::store_endpoint(kb_store.clone(), |_, _| false);
+    let url = ok.url();
+    let summary = json(&[
+        "enrich",
+        "--endpoint",
+        &url,
+        "--update-endpoint",
+        &url,
+        "--model",
+        model.to_str().unwrap(),
+        "--graph",
+        GRAPH,
+        "--target-class",
+        UNCLE,
+        "--chunk-size",
+        "5",
+        "--timeout",
+        "10",
+        "--json",
+    ]);
+    assert!(summary["written"]["removed"].as_u64().unwrap() > 0);
+    assert_eq!(
+        typed_in(&kb_store, GRAPH, UNCLE),
+        predicted_members(FAMILY, &model)
+    );
+    assert!(typed_in(&kb_store, GRAPH, "http://example.org/Earlier").is_empty());
+}
+
+#[test]
+fn exported_axioms_read_back_with_our_loader() {
+    let model = uncle_model();
+    let m = model.to_str().unwrap();
+    for (format, file) in [("ofn", "uncle.ofn"), ("owx", "uncle.owx")] {
+        let out = temp(file);
+        let run = oxilearn(&[
+            "export",
+            "--kb",
+            FAMILY,
+            "--model",
+            m,
+            "--target-class",
+            UNCLE,
+            "--format",
+            format,
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert!(
+            run.status.success(),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        let store = load(&out);
+        let equivalent =
+            NamedNodeRef::new("http://www.w3.org/2002/07/owl#equivalentClass").unwrap();
+        let axioms: Vec<_> = store
+            .quads_for_pattern(
+                Some(NamedNodeRef::new(UNCLE).unwrap().into()),
+                Some(equivalent),
+                None,
+                None,
+            )
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert_eq!(axioms.len(), 1, "{format}: one equivalence axiom");
+        assert!(
+            matches!(axioms[0].object, Term::BlankNode(_)),
+            "{format}: a class expression"
+        );
+        // The expression reads back as the model's, class by class.
+        let learned = json(&["predict", "--kb", FAMILY, "--model", m, "--json"]);
+        let description = learned["model"]["description"].as_str().unwrap();
+        assert!(description.contains("hasSibling"), "{description}");
+        let has_sibling = NamedNodeRef::new("http://example.org/family#hasSibling").unwrap();
+        assert!(
+            store
+                .quads_for_pattern(None, None, Some(has_sibling.into()), None)
+                .next()
+                .is_some(),
+            "{format}: the restriction names hasSibling"
+        );
+    }
+    let sub = oxilearn(&[
+        "export",
+        "--kb",
+        FAMILY,
+        "--model",
+        m,
+        "--target-class",
+        UNCLE,
+        "--subclass",
+    ]);
+    let text = String::from_utf8_lossy(&sub.stdout);
+    assert!(text.contains("SubClassOf(ObjectIntersectionOf("), "{text}");
+    let manchester = oxilearn(&[
+        "export",
+        "--kb",
+        FAMILY,
+        "--model",
+        m,
+        "--target-class",
+        UNCLE,
+        "--format",
+        "manchester",
+    ]);
+    let text = String::from_utf8_lossy(&manchester.stdout);
+    assert!(
+        text.starts_with(&format!("Class: <{UNCLE}>\n    EquivalentTo: ")),
+        "{text}"
+    );
+    let err = fails_with(&["export", "--kb", FAMILY, "--model", m]);
+    assert!(err.contains("--target-class"), "{err}");
+}
+
+/// A probabilistic model (TBC): each member's prediction carries its probability, a
+/// threshold decides membership, and `--scope` limits the individuals asked about.
+#[test]
+fn scored_models_write_probabilities_and_thresholds_decide() {
+    let shapes = "fixtures/tbc/shapes.ttl";
+    let model = temp("shapes-tbc.json");
+    json(&[
+        "learn",
+        "--algorithm",
+        "tbc",
+        "--kb",
+        shapes,
+        "--problems",
+        "fixtures/tbc/problems.json",
+        "--semantics",
+        "open",
+        "--missing",
+        "im3",
+        "--quiet",
+        "--json",
+        "--save-model",
+        model.to_str().unwrap(),
+    ]);
+    let m = model.to_str().unwrap();
+    let predictions = json(&["predict", "--kb", shapes, "--model", m, "--json"]);
+    let probability: std::collections::BTreeMap<String, f64> = predictions["predictions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            let iri = p["individual"].as_str().unwrap().to_owned();
+            (iri, p["probability"].as_f64().unwrap())
+        })
+        .collect();
+    let class = "http://example.org/Predicted";
+    for threshold in ["0.5", "0.9"] {
+        let t: f64 = threshold.parse().unwrap();
+        let out = temp(&format!("shapes-{threshold}.nq"));
+        let summary = json(&[
+            "enrich",
+            "--kb",
+            shapes,
+            "--model",
+            m,
+            "--graph",
+            GRAPH,
+            "--target-class",
+            class,
+            "--threshold",
+            threshold,
+            "--out",
+            out.to_str().unwrap(),
+            "--json",
+        ]);
+        let expected: BTreeSet<String> = probability
+            .iter()
+            .filter(|(_, p)| **p >= t)
+            .map(|(i, _)| i.clone())
+            .collect();
+        assert_eq!(
+            summary["predicted_members"],
+            expected.len(),
+            "threshold {threshold}"
+        );
+        let store = load(&out);
+        assert_eq!(
+            typed_in(&store, GRAPH, class),
+            expected,
+            "threshold {threshold}"
+        );
+        // One prediction resource per member, with the probability predict gave.
+        let query = format!(
+            "SELECT ?x ?p WHERE {{ GRAPH <{GRAPH}> {{ ?r <{}> ?x ; <{}> ?p }} }}",
+            oxilearn::vocab::INDIVIDUAL,
+            oxilearn::vocab::PROBABILITY
+        );
+        let oxigraph::sparql::QueryResults::Solutions(rows) =
+            oxigraph::sparql::SparqlEvaluator::new()
+                .parse_query(&query)
+                .unwrap()
+                .on_store(&store)
+                .execute()
+                .unwrap()
+        else {
+            panic!("solutions expected")
+        };
+        let mut seen = 0;
+        for row in rows {
+            let row = row.unwrap();
+            let Some(Term::NamedNode(x)) = row.get("x") else {
+                panic!()
+            };
+            let Some(Term::Literal(p)) = row.get("p") else {
+                panic!()
+            };
+            let p: f64 = p.value().parse().unwrap();
+            assert!((p - probability[x.as_str()]).abs() < 1e-9);
+            seen += 1;
+        }
+        assert_eq!(seen, expected.len());
+    }
+    // --scope: only the instances of a class expression are asked about.
+    let scoped = json(&[
+        "enrich",
+        "--kb",
+        shapes,
+        "--model",
+        m,
+        "--graph",
+        GRAPH,
+        "--target-class",
+        class,
+        "--scope",
+        "<http://example.org/shapes#Marked>",
+        "--dry-run",
+        "--json",
+    ]);
+    let marked = json(&[
+        "instances",
+        "--kb",
+        shapes,
+        "--concept",
+        "<http://example.org/shapes#Marked>",
+        "--json",
+    ])["count"]
+        .as_u64()
+        .unwrap();
+    assert!(marked > 0 && marked < probability.len() as u64);
+    assert_eq!(scoped["individuals_in_scope"], marked, "{scoped}");
+}
