@@ -138,3 +138,55 @@ fn cv_runs_forest_mixing_and_its_flags_are_its_own() {
     ]);
     assert!(e.contains("NoSuchClass"), "{e}");
 }
+
+#[test]
+fn bench_forest_compares_both_learners_under_the_same_budget() {
+    let rows = json(&[
+        "bench",
+        "forest",
+        "--kb",
+        FAMILY,
+        "--problems",
+        PROBLEMS,
+        "--problem",
+        "Father",
+        "--problem",
+        "Uncle",
+        "--clean-problems",
+        PROBLEMS,
+        "--max-tests",
+        "2000",
+        "--quiet",
+        "--json",
+    ]);
+    let rows = rows.as_array().unwrap();
+    let names: Vec<(&str, &str)> = rows
+        .iter()
+        .map(|r| {
+            (
+                r["problem"].as_str().unwrap(),
+                r["algorithm"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("Father", "celoe"),
+            ("Father", "forest-mixing"),
+            ("Uncle", "celoe"),
+            ("Uncle", "forest-mixing")
+        ]
+    );
+    for r in rows {
+        let tests = r["tests"].as_u64().unwrap();
+        assert!(tests <= 2000, "{r}");
+        assert!(r["tests_to_best"].as_u64().unwrap() <= tests, "{r}");
+        // Both find the fixture's definitions; the clean problems are the same here.
+        assert_eq!(r["f1"], 1.0, "{r}");
+        assert_eq!(r["clean_f1"], r["f1"], "{r}");
+        assert_eq!(r["best_quality"], 1.0, "{r}");
+    }
+    assert!(rows[1]["refinements_to_best"].is_u64());
+    assert!(rows[0]["refinements_to_best"].is_null());
+}

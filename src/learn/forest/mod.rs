@@ -188,8 +188,8 @@ impl<'a, O: MembershipOracle + ?Sized> Search<'a, O> {
         if !self.p.start_classes.is_empty() {
             let given: Vec<Concept> = self.p.start_classes.iter().map(normalize).collect();
             let stop = self.score_each(&given, &mut |s, c, e| {
-                s.offer(c, &e);
                 if !e.too_weak {
+                    s.offer(c, &e);
                     out.push((c.clone(), e));
                 }
             })?;
@@ -219,8 +219,8 @@ impl<'a, O: MembershipOracle + ?Sized> Search<'a, O> {
         if out.is_empty() && stop.is_none() {
             let top = [Concept::Top];
             self.score_each(&top, &mut |s, c, e| {
-                s.offer(c, &e);
                 if !e.too_weak {
+                    s.offer(c, &e);
                     out.push((c.clone(), e));
                 }
             })
@@ -310,7 +310,7 @@ impl<'a, O: MembershipOracle + ?Sized> Search<'a, O> {
             self.n.mixed += mixes.len() as u64;
             let stop = self.score_each(&mixes, &mut |s, c, e| {
                 let before = s.pool.added();
-                s.accept(t, &node, node.facts.refinement_count, c, e);
+                s.accept(t, &node, count, c, e);
                 s.n.mixed_pooled += (s.pool.added() - before) as u64;
             })?;
             if stop.is_some() || self.perfect() {
