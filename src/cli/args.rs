@@ -375,6 +375,10 @@ pub struct ForestArgs {
     /// all positives; ⊤ when none does).
     #[arg(long, value_name = "N", default_value_t = 2)]
     pub trees: usize,
+    /// The share of the positives a computed start class must cover (the paper's PosCov
+    /// = 1.0; lower tolerates noisy positives).
+    #[arg(long, value_name = "F", default_value_t = 1.0)]
+    pub start_coverage: f64,
     /// A tree's start class (repeatable: one tree each; replaces the computed ones).
     #[arg(long = "start-classes", value_name = "EXPR")]
     pub start_classes: Vec<String>,

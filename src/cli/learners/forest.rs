@@ -38,6 +38,7 @@ pub const ENTRY: LearnerEntry = LearnerEntry {
         "fh-alpha",
         "fh-beta",
         "fh-gamma",
+        "start-coverage",
     ],
     operator: |args| rho_options(&args.rho),
     build,
@@ -76,8 +77,9 @@ pub fn params(args: &LearnArgs, kb: &KnowledgeBase) -> anyhow::Result<ForestPara
     };
     let params = ForestParams {
         quality: quality_of(args.search.quality),
-        // Forest Mixing starts from classes covering every positive (the paper's PosCov = 1.0).
-        noise_percentage: c.noise.unwrap_or(0.0),
+        // As CELOE: no noise constraint unless given, the optimistic bound prunes.
+        noise_percentage: c.noise.unwrap_or(100.0),
+        start_coverage: f.start_coverage,
         max_depth: c.max_depth,
         max_length: args.search.max_length,
         max_results: c.max_results,

@@ -34,7 +34,9 @@ pub use params::ForestParams;
 use ranked::{Entry, Ranked};
 
 use super::minimize::Minimizer;
-use super::search::{BestSolutions, Evaluated, Evaluator, SeenConcepts};
+use super::search::{
+    BestSolutions, Evaluated, Evaluator, SeenConcepts, cannot_beat, optimistic_quality,
+};
 use super::{
     ConceptModel, Examples, FitResult, LearnError, Learner, Progress, QueryBudgeted, RunClock,
     RunControl, RunStats, Solution, Termination, TrainingSet,
@@ -101,6 +103,8 @@ struct Counters {
     adopted: u64,
     /// Turns the trees took.
     turns: u64,
+    /// Expressions dropped because their optimistic bound cannot beat the k-th best.
+    pruned_by_bound: u64,
 }
 
 /// The start expressions with their scores, and a budget's termination.
@@ -126,6 +130,12 @@ struct Search<'a, O: MembershipOracle + ?Sized> {
 impl<'a, O: MembershipOracle + ?Sized> Search<'a, O> {
     fn perfect(&self) -> bool {
         self.p.stop_on_perfect && self.best.best_quality().is_some_and(|q| q >= PERFECT)
+    }
+
+    /// Nothing below counts `c` could be kept (the bound is below the k-th best).
+    fn hopeless(&self, c: &crate::eval::Confusion) -> bool {
+        self.p.prune_by_bound
+            && cannot_beat(optimistic_quality(self.p.quality, c), self.best.threshold())
     }
 
     fn offer(&mut self, c: &Concept, e: &Evaluated) {
@@ -197,7 +207,9 @@ impl<'a, O: MembershipOracle + ?Sized> Search<'a, O> {
         }
         let refinement = self.refinement;
         let mut stop = None;
-        let candidates = start::covering_classes(refinement, &mut |batch| {
+        let needed = self.p.start_coverage * self.evaluator.examples().positives().len() as f64;
+        let covers_enough = |e: &Evaluated| !e.too_weak && e.confusion.tp as f64 >= needed - 1e-9;
+        let candidates = start::covering_classes(refinement, &covers_enough, &mut |batch| {
             let mut scored = Vec::new();
             if stop.is_none() {
                 stop = self.score_each(batch, &mut |s, c, e| {
@@ -251,6 +263,10 @@ impl<'a, O: MembershipOracle + ?Sized> Search<'a, O> {
         if e.too_weak {
             return;
         }
+        if self.hopeless(&e.confusion) {
+            self.n.pruned_by_bound += 1;
+            return;
+        }
         self.offer(c, &e);
         if self.p.skip_idle_conjuncts
             && e.confusion == parent.confusion
@@ -282,7 +298,17 @@ impl<'a, O: MembershipOracle + ?Sized> Search<'a, O> {
                 && max_length.is_none_or(|m| e.facts.horizontal_expansion < m)
         };
         let mut active = false;
-        if let Some(slot) = self.trees[t].best_where(expandable) {
+        let mut chosen = self.trees[t].best_where(expandable);
+        while let Some(slot) = chosen {
+            if !self.hopeless(&self.trees[t].get(slot).confusion) {
+                break;
+            }
+            self.trees[t].remove(slot);
+            self.n.pruned_by_bound += 1;
+            active = true;
+            chosen = self.trees[t].best_where(expandable);
+        }
+        if let Some(slot) = chosen {
             active = true;
             let node = self.trees[t].get(slot).clone();
             let previous = node.facts.horizontal_expansion;
@@ -319,6 +345,10 @@ impl<'a, O: MembershipOracle + ?Sized> Search<'a, O> {
         }
         for entry in self.pool.take_best(self.p.max_nodes_added_per_tree) {
             active = true;
+            if self.hopeless(&entry.confusion) {
+                self.n.pruned_by_bound += 1;
+                continue;
+            }
             self.add_to_tree(t, entry);
         }
         Ok((active, None))
@@ -383,6 +413,7 @@ impl<'a, O: MembershipOracle + ?Sized> Search<'a, O> {
         d.insert("refinements".into(), self.n.refinements.into());
         d.insert("expansions".into(), self.n.expansions.into());
         d.insert("turns".into(), self.n.turns.into());
+        d.insert("pruned_by_bound".into(), self.n.pruned_by_bound.into());
         d.insert("mixed_tested".into(), self.n.mixed.into());
         d.insert("mixed_pooled".into(), self.n.mixed_pooled.into());
         d.insert("adopted_from_other_trees".into(), self.n.adopted.into());

@@ -13,10 +13,16 @@ use crate::oracle::Semantics;
 pub struct ForestParams {
     /// F1 (default) or accuracy.
     pub quality: QualityMeasure,
-    /// Percentage of positives a solution may miss (0–100): refinements missing more are
-    /// too weak and dropped, and a start class must cover at least `1 − noise` of the
-    /// positives (the paper's PosCov = 1.0 at the default 0).
+    /// Percentage of positives a solution may miss (0–100; DL-Learner's noise constraint):
+    /// refinements missing more are too weak and dropped. The default, 100, is no
+    /// constraint: the optimistic bound prunes instead (as CELOE).
     pub noise_percentage: f64,
+    /// Do not refine (or pool) an expression whose optimistic bound cannot beat the k-th
+    /// best solution (see [`crate::learn::search::optimistic_quality`]).
+    pub prune_by_bound: bool,
+    /// The share of the positives a computed start class must cover (the paper's PosCov;
+    /// 1.0 by default). Below 1 it tolerates noisy positives.
+    pub start_coverage: f64,
     /// Deepest syntax tree a candidate may have (as CELOE: 7).
     pub max_depth: usize,
     /// Longest candidate (none: unbounded).
@@ -62,7 +68,9 @@ impl Default for ForestParams {
     fn default() -> Self {
         ForestParams {
             quality: QualityMeasure::F1,
-            noise_percentage: 0.0,
+            noise_percentage: 100.0,
+            prune_by_bound: true,
+            start_coverage: 1.0,
             max_depth: 7,
             max_length: None,
             max_results: 10,
@@ -86,6 +94,9 @@ impl ForestParams {
         let invalid = |name, message: &str| Err(LearnError::invalid(name, message));
         if !(0.0..=100.0).contains(&self.noise_percentage) {
             return invalid("noise_percentage", "must be between 0 and 100");
+        }
+        if !(self.start_coverage > 0.0 && self.start_coverage <= 1.0) {
+            return invalid("start_coverage", "must be in (0, 1]");
         }
         for (name, value) in [
             ("max_depth", self.max_depth),

@@ -39,10 +39,12 @@ fn subclasses(refinement: &dyn Refinement, c: &Concept) -> Vec<Concept> {
 /// Scores a batch of concepts in order (a shorter prefix when a budget stopped it).
 pub type BatchScorer<'f, E> = dyn FnMut(&[Concept]) -> Result<Vec<Evaluated>, E> + 'f;
 
-/// The covering classes, ranked. `evaluate` scores a batch in order and may return a
-/// shorter prefix when a budget stops it; the walk then ends with what it has.
+/// The covering classes (those `covers` accepts), ranked. `evaluate` scores a batch in
+/// order and may return a shorter prefix when a budget stops it; the walk then ends with
+/// what it has.
 pub fn covering_classes<E>(
     refinement: &dyn Refinement,
+    covers_enough: &dyn Fn(&Evaluated) -> bool,
     evaluate: &mut BatchScorer<'_, E>,
 ) -> Result<Vec<StartCandidate>, E> {
     // Per class asked: whether it covers, and its subclasses when it does.
@@ -54,7 +56,7 @@ pub fn covering_classes<E>(
         let complete = scored.len() == level.len();
         let mut next = Vec::new();
         for (c, e) in level.iter().zip(scored) {
-            let ok = !e.too_weak;
+            let ok = covers_enough(&e);
             covers.insert(c.clone(), ok.then_some(e));
             if ok {
                 let subs = subclasses(refinement, c);
@@ -153,7 +155,7 @@ mod tests {
             asked.extend(batch.iter().cloned());
             Ok(batch.iter().map(coverage).collect())
         };
-        let got = covering_classes(&Hierarchy, &mut evaluate).unwrap();
+        let got = covering_classes(&Hierarchy, &|e| !e.too_weak, &mut evaluate).unwrap();
         let ranked: Vec<(Concept, bool)> = got
             .iter()
             .map(|s| (s.concept.clone(), s.most_specific))
@@ -178,7 +180,7 @@ mod tests {
             // The first batch (Course, Person) is cut after one class.
             Ok(batch.iter().take(1).map(|_| scored(4, 3)).collect())
         };
-        let got = covering_classes(&Hierarchy, &mut evaluate).unwrap();
+        let got = covering_classes(&Hierarchy, &|e| !e.too_weak, &mut evaluate).unwrap();
         assert_eq!(calls, 1);
         assert_eq!(got.len(), 1);
         assert_eq!(got[0].concept, class("Course"));
