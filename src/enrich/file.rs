@@ -48,18 +48,8 @@ pub fn write_dataset_file(store: &Store, path: &Path) -> Result<usize, EnrichErr
             .cmp(&graph_key(&b.1))
             .then_with(|| a.0.cmp(&b.0))
     });
-    let temporary = temporary_beside(path);
-    let written = write_quads(&temporary, format, quads.iter().map(|(_, q)| q));
-    if let Err(e) = written {
-        let _ = std::fs::remove_file(&temporary);
-        return Err(file_error(path, &e.to_string()));
-    }
-    std::fs::rename(&temporary, path).map_err(|e| {
-        let _ = std::fs::remove_file(&temporary);
-        file_error(
-            path,
-            &format!("renaming {} into place: {e}", temporary.display()),
-        )
+    replace_file(path, |temporary| {
+        write_quads(temporary, format, quads.iter().map(|(_, q)| q))
     })?;
     Ok(quads.len())
 }
@@ -81,12 +71,21 @@ fn write_quads<'a>(
 
 /// Writes `bytes` to `path` through a temporary file renamed into place.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), EnrichError> {
-    let temporary = temporary_beside(path);
-    let written = std::fs::File::create(&temporary).and_then(|mut f| {
+    replace_file(path, |temporary| {
+        let mut f = std::fs::File::create(temporary)?;
         f.write_all(bytes)?;
         f.sync_all()
-    });
-    if let Err(e) = written {
+    })
+}
+
+/// Runs `write` on a temporary file beside `path`, then renames it into place; on any
+/// failure the temporary file is removed and `path` is left as it was.
+fn replace_file(
+    path: &Path,
+    write: impl FnOnce(&Path) -> std::io::Result<()>,
+) -> Result<(), EnrichError> {
+    let temporary = temporary_beside(path);
+    if let Err(e) = write(&temporary) {
         let _ = std::fs::remove_file(&temporary);
         return Err(file_error(path, &e.to_string()));
     }
