@@ -28,10 +28,11 @@ pub struct ClassRules {
     pub termination: Termination,
 }
 
-/// The overall budget of a fit, shared by the rule searches of every class.
+/// The budget of one class's covering: the fit's control (cancellation, progress) and the
+/// end of the class's share of the fit's time, if it has a time budget.
 pub struct Budget<'c> {
     pub control: &'c RunControl,
-    pub start: Instant,
+    pub until: Option<Instant>,
 }
 
 impl Budget<'_> {
@@ -47,9 +48,9 @@ impl Budget<'_> {
         {
             return Err(Termination::Cancelled);
         }
-        let max_runtime = match self.control.max_runtime {
-            Some(total) => {
-                let left = total.saturating_sub(self.start.elapsed());
+        let max_runtime = match self.until {
+            Some(until) => {
+                let left = until.saturating_duration_since(Instant::now());
                 if left < Duration::from_millis(1) {
                     return Err(Termination::TimeBudget);
                 }
