@@ -57,25 +57,27 @@ impl MultiClassModel {
     ) -> Result<Vec<Classified>, LearnError> {
         let among = among.union(individuals);
         let n = self.table.rules.len();
-        let mut firing: Vec<FixedBitSet> =
-            vec![FixedBitSet::with_capacity(n); individuals.universe()];
+        // One bitset per individual asked about (in id order), not per individual of the KB.
+        let ids: Vec<IndividualId> = individuals.iter().collect();
+        let mut firing: Vec<FixedBitSet> = vec![FixedBitSet::with_capacity(n); ids.len()];
         for (r, rule) in self.table.rules.iter().enumerate() {
             let members = oracle
                 .members(&rule.concept, &among, self.semantics)?
                 .intersection(individuals);
             for id in members.iter() {
-                firing[id.index()].insert(r);
+                if let Ok(i) = ids.binary_search(&id) {
+                    firing[i].insert(r);
+                }
             }
         }
         let signature = oracle.signature();
-        Ok(individuals
-            .iter()
-            .map(|id| {
+        Ok(ids
+            .into_iter()
+            .zip(firing)
+            .map(|(id, f)| {
                 let key = signature
                     .individual_iri(id)
                     .map_or_else(|| id.0.to_string(), |i| i.as_str().to_owned());
-                let f = std::mem::take(&mut firing[id.index()]);
-                let f = if f.len() < n { bitset(n, f.ones()) } else { f };
                 Classified {
                     individual: id,
                     decision: combine::decide(&self.table, &self.combination, &f, &key),
