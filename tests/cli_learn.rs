@@ -224,3 +224,108 @@ fn bad_learner_input_fails_clearly() {
     assert!(e.contains("--max-runtime"), "{e}");
     assert!(!e.contains("panicked"), "{e}");
 }
+
+/// `cv --algorithm a,b`: each learner on the same folds, one JSON entry per learner in the
+/// order given, flags handed to the learners that take them, and a side-by-side table.
+#[test]
+fn cv_compares_several_learners_side_by_side() {
+    let base = [
+        "cv",
+        "--kb",
+        FAMILY,
+        "--problems",
+        PROBLEMS,
+        "--problem",
+        "Father",
+        "--folds",
+        "2",
+        "--max-tests",
+        "3000",
+        "--algorithm",
+        "celoe,owl-boost",
+        // CELOE's flag and owl-boost's: each goes to its learner only.
+        "--noise",
+        "5",
+        "--rounds",
+        "3",
+    ];
+    let mut args = base.to_vec();
+    args.push("--json");
+    let v = json(&args);
+    let runs = v.as_array().expect("an array over learners");
+    assert_eq!(runs.len(), 2, "{v}");
+    assert_eq!(runs[0]["algorithm"], "celoe");
+    assert_eq!(runs[1]["algorithm"], "owl-boost");
+    for r in runs {
+        assert_eq!(r["problem"], "Father");
+        assert_eq!(r["folds_completed"], 2, "{r}");
+    }
+    // Father is learnable exactly by both on its training folds.
+    assert_eq!(runs[0]["train_f1"]["mean"], 1.0, "{}", runs[0]);
+    for f in runs[1]["per_fold"].as_array().unwrap() {
+        let rounds = f["alphas"]
+            .as_array()
+            .expect("owl-boost's α per round")
+            .len();
+        assert!((1..=3).contains(&rounds), "{f}");
+    }
+    let mut args = base.to_vec();
+    args.push("--quiet");
+    let out = oxilearn(&args);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let table = text
+        .split("test means ± sd")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no side-by-side table in {text}"));
+    assert!(table.contains("AUC-ROC"), "{text}");
+    let celoe_row = table.lines().find(|l| l.trim_start().starts_with("celoe"));
+    let boost_row = table
+        .lines()
+        .find(|l| l.trim_start().starts_with("owl-boost"));
+    assert!(celoe_row.is_some() && boost_row.is_some(), "{table}");
+    // A learner flag none of the learners takes is refused, naming it.
+    let e = fails_with(&[
+        "cv",
+        "--kb",
+        FAMILY,
+        "--problems",
+        PROBLEMS,
+        "--algorithm",
+        "celoe,wfoil-dl",
+        "--rounds",
+        "3",
+    ]);
+    assert!(e.contains("--rounds"), "{e}");
+    // A list outside `cv`, an unknown name and a repeated one are refused.
+    let e = fails_with(&[
+        "learn",
+        "--kb",
+        FAMILY,
+        "--problems",
+        PROBLEMS,
+        "--algorithm",
+        "celoe,tbc",
+    ]);
+    assert!(e.contains("`cv` compares several"), "{e}");
+    let e = fails_with(&[
+        "cv",
+        "--kb",
+        FAMILY,
+        "--problems",
+        PROBLEMS,
+        "--algorithm",
+        "celoe,nope",
+    ]);
+    assert!(e.contains("nope"), "{e}");
+    let e = fails_with(&[
+        "cv",
+        "--kb",
+        FAMILY,
+        "--problems",
+        PROBLEMS,
+        "--algorithm",
+        "celoe,celoe",
+    ]);
+    assert!(e.contains("twice"), "{e}");
+}
