@@ -245,6 +245,11 @@ fn cv_one(
 }
 
 pub fn run(args: CvArgs) -> anyhow::Result<()> {
+    // Multi-class problems: folds stratified per class, multi-class measures.
+    if super::multiclass::handles(&args.learn) {
+        super::registry::entry_for(&args.learn)?;
+        return super::multiclass::cv(&args.learn, args.folds, args.seed);
+    }
     let problems = load_selected(&args.learn.problems, &args.learn.problem)?;
     let per_algorithm = per_algorithm(&args.learn)?;
     let mut results = Vec::new();

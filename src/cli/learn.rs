@@ -70,6 +70,11 @@ pub(super) fn learn_one(
 }
 
 pub fn run(args: LearnArgs) -> anyhow::Result<()> {
+    // Multi-class problems are not positive/negative ones: their own pipeline.
+    if super::multiclass::handles(&args) {
+        super::registry::entry_for(&args)?;
+        return super::multiclass::learn(args);
+    }
     let problems = load_selected(&args.problems, &args.problem)?;
     if args.save_model.is_some() && problems.len() != 1 {
         bail!(

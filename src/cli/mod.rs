@@ -12,6 +12,7 @@ mod args;
 mod bench;
 mod bench_forest;
 mod bench_learn;
+mod bench_multiclass;
 mod bench_scale;
 mod bench_tbc;
 mod cluster;
@@ -26,6 +27,7 @@ mod learn;
 mod learner;
 mod learners;
 mod model_file;
+mod multiclass;
 mod predict;
 mod problems;
 mod progress;
@@ -72,6 +74,8 @@ pub fn parse() -> Result<Cli, clap::Error> {
         Command::Cv(a) => a.learn.explicit = explicit,
         Command::Bench(b) => {
             if let args::BenchCommand::Learn(a) = &mut b.what {
+                a.learn.explicit = explicit;
+            } else if let args::BenchCommand::Multiclass(a) = &mut b.what {
                 a.learn.explicit = explicit;
             }
         }

@@ -231,6 +231,54 @@ fn expand(s: &str, prefixes: &HashMap<String, String>) -> Result<String, String>
     ))
 }
 
+/// The classes a `.conf` file tells the learner to leave out (`alg.ignoredConcepts`, any
+/// component), as full IRIs: DL-Learner's lymphography problems hide their target classes so.
+pub(crate) fn ignored_concepts(path: &Path, text: &str) -> Result<Vec<String>, ProblemError> {
+    let statements = parse(path, text)?;
+    let syntax = |line: usize, message: String| ProblemError::Syntax {
+        path: path.to_owned(),
+        line: Some(line),
+        message,
+    };
+    let mut prefixes: HashMap<String, String> = DEFAULT_PREFIXES
+        .iter()
+        .map(|(p, i)| ((*p).to_owned(), (*i).to_owned()))
+        .collect();
+    for (key, value) in &statements {
+        if key == "prefixes" {
+            read_prefixes(value, &mut prefixes).map_err(|m| syntax(value.line(), m))?;
+        }
+    }
+    let mut out = Vec::new();
+    for (key, value) in statements
+        .iter()
+        .filter(|(k, _)| k.ends_with(".ignoredConcepts"))
+    {
+        let (ConfValue::Set(items, _) | ConfValue::List(items, _)) = value else {
+            return Err(syntax(
+                value.line(),
+                format!(
+                    "{key} must be a {{set}} of class IRIs, found {}",
+                    value.describe()
+                ),
+            ));
+        };
+        for item in items {
+            let ConfValue::Str(s, line) = item else {
+                return Err(syntax(
+                    item.line(),
+                    format!("in {key}: expected a quoted IRI, found {}", item.describe()),
+                ));
+            };
+            let iri = expand(s, &prefixes)
+                .and_then(|iri| normalize_iri(&iri))
+                .map_err(|m| syntax(*line, format!("in {key}: {m}")))?;
+            out.push(iri);
+        }
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod fuzzy_tests {
     use super::*;

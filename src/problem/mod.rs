@@ -9,12 +9,14 @@ mod conf_syntax;
 mod error;
 mod examples;
 mod json;
+mod multiclass;
 mod select;
 mod sml;
 
 use std::path::{Path, PathBuf};
 
 pub use error::ProblemError;
+pub use multiclass::{MultiClassProblem, load_multiclass};
 pub use select::{check_examples, select};
 
 /// A set of positive and negative examples to separate, as full IRIs.
