@@ -328,4 +328,186 @@ fn cv_compares_several_learners_side_by_side() {
         "celoe,celoe",
     ]);
     assert!(e.contains("twice"), "{e}");
+
+const ZOO: &str = "fixtures/multiclass/zoo.ttl";
+const ZOO_TRAIN: &str = "fixtures/multiclass/zoo-train.tsv";
+const ZOO_TEST: &str = "fixtures/multiclass/zoo-test.tsv";
+
+fn zoo_learn(extra: &[&str]) -> serde_json::Value {
+    let mut args = vec![
+        "learn",
+        "--algorithm",
+        "multiclass",
+        "--kb",
+        ZOO,
+        "--problems",
+        ZOO_TRAIN,
+        "--label-column",
+        "class",
+        "--quiet",
+        "--json",
+    ];
+    args.extend_from_slice(extra);
+    json(&args)
+}
+
+#[test]
+fn multiclass_train_test_split_runs_end_to_end() {
+    let v = zoo_learn(&["--test", ZOO_TEST, "--combine", "mrl"]);
+    let r = &v[0];
+    assert_eq!(r["algorithm"], "multiclass");
+    assert_eq!(r["combine"], "mrl");
+    assert_eq!(
+        r["classes"],
+        serde_json::json!(["bird", "fish", "mammal", "reptile"])
+    );
+    // Every class gets at least one rule, and on the training animals the theory is exact.
+    let rules = r["rules"].as_array().expect("rules");
+    for class in ["bird", "fish", "mammal", "reptile"] {
+        assert!(
+            rules.iter().any(|x| x["class"] == class),
+            "{class}: {rules:?}"
+        );
+    }
+    assert_eq!(r["train"]["accuracy"], 1.0, "{r}");
+    let test = &r["test"];
+    for key in [
+        "accuracy",
+        "multi_model_accuracy",
+        "average_recall",
+        "weighted_auc",
+    ] {
+        assert!(test[key].is_number(), "test.{key} in {test}");
+    }
+    // Eight held-out animals, two per class; only the whale (no fur, no gills, in the
+    // water) has nothing a mammal rule can see.
+    let m = &test["confusion"]["matrix"];
+    let rows: Vec<Vec<u64>> = serde_json::from_value(m.clone()).expect("matrix");
+    assert!(rows.iter().all(|row| row.iter().sum::<u64>() == 2), "{m}");
+    let diagonal: u64 = (0..4).map(|i| rows[i][i]).sum();
+    assert_eq!(diagonal, 7, "{m}");
+    assert_eq!(test["accuracy"], 0.875);
+    assert_eq!(rows[2][2], 1, "one mammal (the whale) is missed: {m}");
+}
+
+#[test]
+fn multiclass_runs_are_deterministic_and_models_save_and_predict() {
+    let a = zoo_learn(&["--combine", "mrl", "--test", ZOO_TEST]);
+    let b = zoo_learn(&["--combine", "mrl", "--test", ZOO_TEST]);
+    assert_eq!(a[0]["rules"], b[0]["rules"]);
+    assert_eq!(a[0]["test"], b[0]["test"]);
+    let dir = std::env::temp_dir().join(format!("oxilearn-mc-model-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let model = dir.join("zoo.json");
+    let model = model.to_str().expect("utf-8 path");
+    zoo_learn(&["--combine", "mrsu", "--save-model", model]);
+    let p = json(&[
+        "predict",
+        "--kb",
+        ZOO,
+        "--model",
+        model,
+        "--class",
+        "Feathers or Gills",
+        "--json",
+    ]);
+    let labels: std::collections::BTreeMap<String, String> = p["predictions"]
+        .as_array()
+        .expect("predictions")
+        .iter()
+        .map(|x| {
+            (
+                x["individual"].as_str().expect("iri").to_owned(),
+                x["label"].as_str().expect("a label").to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(labels.len(), 12, "{labels:?}");
+    assert_eq!(labels["http://example.org/zoo#ostrich"], "bird");
+    assert_eq!(labels["http://example.org/zoo#eel"], "fish");
+    assert!(p["predictions"][0]["distribution"].is_array());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn multiclass_cv_reports_mean_sd_and_folds_per_measure() {
+    let v = json(&[
+        "cv",
+        "--algorithm",
+        "multiclass",
+        "--kb",
+        ZOO,
+        "--problems",
+        ZOO_TRAIN,
+        "--label-column",
+        "class",
+        "--folds",
+        "4",
+        "--quiet",
+        "--json",
+    ]);
+    let r = &v[0];
+    assert_eq!(r["folds_completed"], 4);
+    for key in ["accuracy", "multi_model_accuracy", "average_recall"] {
+        let folds = r[key]["folds"].as_array().expect("folds");
+        assert_eq!(folds.len(), 4, "{key}");
+        let mean = folds
+            .iter()
+            .map(|x| x.as_f64().expect("number"))
+            .sum::<f64>()
+            / 4.0;
+        assert!((r[key]["mean"].as_f64().expect("mean") - mean).abs() < 1e-12);
+        assert!(r[key]["sd"].is_number());
+    }
+    // Per-class stratification: each fold tests one animal of each class.
+    let total: u64 = r["confusion"]["matrix"]
+        .as_array()
+        .expect("matrix")
+        .iter()
+        .flat_map(|row| {
+            row.as_array()
+                .expect("row")
+                .iter()
+                .map(|x| x.as_u64().unwrap_or(0))
+        })
+        .sum();
+    assert_eq!(total, 16);
+}
+
+#[test]
+fn multiclass_input_errors_name_the_file_and_flags_of_others_are_refused() {
+    let dir = std::env::temp_dir().join(format!("oxilearn-mc-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let bad = dir.join("test.tsv");
+    std::fs::write(
+        &bad,
+        "individual\tclass\nhttp://example.org/zoo#cat\tdragon\n",
+    )
+    .expect("write");
+    let e = fails_with(&[
+        "learn",
+        "--algorithm",
+        "multiclass",
+        "--kb",
+        ZOO,
+        "--problems",
+        ZOO_TRAIN,
+        "--label-column",
+        "class",
+        "--test",
+        bad.to_str().expect("utf-8"),
+        "--quiet",
+    ]);
+    assert!(e.contains("test.tsv") && e.contains("dragon"), "{e}");
+    let e = fails_with(&[
+        "learn",
+        "--kb",
+        ZOO,
+        "--problems",
+        "fixtures/family/problems.json",
+        "--combine",
+        "mrl",
+    ]);
+    assert!(e.contains("--combine"), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

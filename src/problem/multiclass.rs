@@ -455,6 +455,61 @@ mod tests {
     }
 
     #[test]
+    fn folders_of_one_vs_rest_problems_become_classes() {
+        let dir = std::env::temp_dir().join(format!("oxilearn-mc-dir-{}", std::process::id()));
+        let confs = dir.join("confs");
+        std::fs::create_dir_all(&confs).unwrap();
+        let conf = |pos: &str, neg: &str| {
+            format!(
+                "prefixes = [ (\"kb\", \"http://e/\") ]\nks.fileName = \"k.owl\"\n\
+                 lp.positiveExamples = {{ {pos} }}\nlp.negativeExamples = {{ {neg} }}\n\
+                 alg.ignoredConcepts = {{ \"kb:Target1\", \"kb:Target2\" }}\n"
+            )
+        };
+        std::fs::write(
+            confs.join("zoo_Bird.conf"),
+            conf("\"kb:a\"", "\"kb:b\", \"kb:c\""),
+        )
+        .unwrap();
+        std::fs::write(
+            confs.join("zoo_Fish.conf"),
+            conf("\"kb:b\", \"kb:c\"", "\"kb:a\""),
+        )
+        .unwrap();
+        let m = &load_multiclass(&confs, None).unwrap()[0];
+        assert_eq!(m.name, "confs");
+        assert_eq!(m.classes, vec!["Bird", "Fish"]);
+        assert_eq!(m.members(1), vec!["http://e/b", "http://e/c"]);
+        assert_eq!(
+            m.ignored_classes,
+            vec!["http://e/Target1", "http://e/Target2"]
+        );
+        assert_eq!(m.kb_file, Some(confs.join("k.owl")));
+        // SML-Bench: lp/<class>/pos.txt, the KB the one KB file beside lp/.
+        let sml = dir.join("sml");
+        for (class, pos) in [
+            ("bird", "http://e/a\n"),
+            ("fish", "http://e/b\nhttp://e/c\n"),
+        ] {
+            std::fs::create_dir_all(sml.join("lp").join(class)).unwrap();
+            std::fs::write(sml.join("lp").join(class).join("pos.txt"), pos).unwrap();
+        }
+        std::fs::write(sml.join("kb.owl"), "").unwrap();
+        let m = &load_multiclass(&sml, None).unwrap()[0];
+        assert_eq!(m.classes, vec!["bird", "fish"]);
+        assert_eq!(m.examples.len(), 3);
+        assert_eq!(m.kb_file, Some(sml.join("kb.owl")));
+        // An individual positive in two classes names both.
+        std::fs::write(sml.join("lp/bird/pos.txt"), "http://e/a\nhttp://e/b\n").unwrap();
+        let e = load_multiclass(&sml, None).unwrap_err().to_string();
+        assert!(
+            e.contains("http://e/b") && e.contains("bird") && e.contains("fish"),
+            "{e}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
     fn common_prefixes_of_conf_stems_are_cut_at_a_separator() {
         let names: Vec<String> = ["lymphography_Class1", "lymphography_Class2"]
             .map(String::from)

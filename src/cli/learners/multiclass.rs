@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use anyhow::Context;
 
 use super::super::args::{CombineArg, LearnArgs};
-use super::super::registry::{LearnerEntry, SHARED};
+use super::super::registry::LearnerEntry;
 use super::celoe;
 use crate::KnowledgeBase;
 use crate::concept::Iri;
@@ -19,7 +19,23 @@ use crate::refine::rho::Rho;
 pub const ENTRY: LearnerEntry = LearnerEntry {
     name: crate::learn::multiclass::ALGORITHM,
     about: "multi-class rule theories: one-vs-rest covering with CELOE, combined by MRL, MRSI, MRSU or CN2",
-    shared: SHARED,
+    // Not --max-tests: each rule search has its own test budget (--rule-tests).
+    shared: &[
+        "max-runtime",
+        "quality",
+        "max-length",
+        "no-negation",
+        "no-all",
+        "no-exists",
+        "no-cardinality",
+        "cardinality-limit",
+        "no-booleans",
+        "no-numbers",
+        "numeric-splits",
+        "no-disjunction",
+        "inverse",
+        "self",
+    ],
     own: &[
         "combine",
         "label-column",

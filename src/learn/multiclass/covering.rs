@@ -28,10 +28,11 @@ pub struct ClassRules {
     pub termination: Termination,
 }
 
-/// The overall budget of a fit, shared by the rule searches of every class.
+/// The budget of one class's covering: the fit's control (cancellation, progress) and the
+/// end of the class's share of the fit's time, if it has a time budget.
 pub struct Budget<'c> {
     pub control: &'c RunControl,
-    pub start: Instant,
+    pub until: Option<Instant>,
 }
 
 impl Budget<'_> {
@@ -47,9 +48,9 @@ impl Budget<'_> {
         {
             return Err(Termination::Cancelled);
         }
-        let max_runtime = match self.control.max_runtime {
-            Some(total) => {
-                let left = total.saturating_sub(self.start.elapsed());
+        let max_runtime = match self.until {
+            Some(until) => {
+                let left = until.saturating_duration_since(Instant::now());
                 if left < Duration::from_millis(1) {
                     return Err(Termination::TimeBudget);
                 }
@@ -99,16 +100,32 @@ pub fn cover_class<O: MembershipOracle + ?Sized>(
         let examples = Examples::new(uncovered.clone(), others.clone())?;
         let run = celoe.run_within(oracle, &examples, among, &control)?;
         out.tests += run.stats.concepts_tested;
-        let chosen = run.model.solutions.iter().find(|s| {
-            let c = s.confusion;
-            let counts = RuleCounts {
-                examples: examples.all().len(),
-                covered: c.tp + c.fp,
-                of_class: uncovered.len(),
-                covered_of_class: c.tp,
-            };
-            c.tp > 0 && counts.positively_associated() && counts.chi2() >= params.min_chi2
-        });
+        // Of the expressions CELOE reports (best by its quality first), the acceptable one
+        // most associated with the class by χ², the paper's rule measure.
+        let chosen = run
+            .model
+            .solutions
+            .iter()
+            .filter_map(|s| {
+                let c = s.confusion;
+                let counts = RuleCounts {
+                    examples: examples.all().len(),
+                    covered: c.tp + c.fp,
+                    of_class: uncovered.len(),
+                    covered_of_class: c.tp,
+                };
+                let chi2 = counts.chi2();
+                (c.tp > 0 && counts.positively_associated() && chi2 >= params.min_chi2)
+                    .then_some((s, chi2))
+            })
+            .fold(
+                None,
+                |best: Option<(&crate::learn::Solution, f64)>, (s, x)| match best {
+                    Some((_, y)) if y >= x => best,
+                    _ => Some((s, x)),
+                },
+            )
+            .map(|(s, _)| s);
         let Some(s) = chosen else {
             if matches!(
                 run.stats.termination,
@@ -128,4 +145,107 @@ pub fn cover_class<O: MembershipOracle + ?Sized>(
         out.rules.push((s.concept.clone(), covered));
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use crate::KnowledgeBase;
+    use crate::concept::Iri;
+    use crate::learn::multiclass::ignore::mentions_any;
+    use crate::learn::multiclass::{MultiClass, MultiClassParams, RuleTable};
+    use crate::learn::{RunControl, TrainingSet};
+    use crate::problem::load_multiclass;
+    use crate::refine::rho::RhoOptions;
+
+    fn zoo() -> (KnowledgeBase, TrainingSet) {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/multiclass");
+        let kb = KnowledgeBase::from_files(&[root.join("zoo.ttl")]).expect("zoo loads");
+        let p = &load_multiclass(&root.join("zoo-train.tsv"), Some("class")).expect("tsv")[0];
+        let sig = kb.signature();
+        let labels = p
+            .examples
+            .iter()
+            .map(|(iri, c)| (sig.individual_id(iri).expect("an individual"), *c))
+            .collect();
+        let t = TrainingSet::multi_class(p.classes.clone(), labels).expect("training");
+        (kb, t)
+    }
+
+    fn rules(kb: &KnowledgeBase, t: &TrainingSet, params: MultiClassParams) -> RuleTable {
+        let rho = kb.rho(RhoOptions::default()).expect("rho");
+        let learner = MultiClass::new(params, &rho).expect("params");
+        learner
+            .learn_rules(kb.oracle(), t, &RunControl::unlimited())
+            .expect("fit")
+            .table
+    }
+
+    #[test]
+    fn covering_keeps_significant_rules_until_each_class_is_covered() {
+        let (kb, t) = zoo();
+        let table = rules(&kb, &t, MultiClassParams::default());
+        let all = table.all_examples();
+        for c in 0..4 {
+            let of_class: Vec<usize> = table.rules_of(c).collect();
+            assert!(!of_class.is_empty(), "class {c}");
+            // The first rule of a class was learned on all examples: it passes the test.
+            let first = table.counts(of_class[0], &all);
+            assert!(
+                first.positively_associated() && first.chi2() >= 3.84,
+                "{first:?}"
+            );
+            // Together the class's rules cover every training example of the class.
+            let mut covered = fixedbitset::FixedBitSet::with_capacity(all.len());
+            for &r in &of_class {
+                covered.union_with(&table.rules[r].covers);
+            }
+            assert!(
+                (0..16)
+                    .filter(|&i| table.labels[i] == c)
+                    .all(|i| covered.contains(i))
+            );
+        }
+        // Same data, same parameters: the same rules.
+        assert_eq!(table, rules(&kb, &t, MultiClassParams::default()));
+        // A bar no rule can pass: no rule at all.
+        let none = rules(
+            &kb,
+            &t,
+            MultiClassParams {
+                min_chi2: 1e9,
+                ..MultiClassParams::default()
+            },
+        );
+        assert!(none.rules.is_empty());
+    }
+
+    #[test]
+    fn ignored_classes_appear_in_no_rule() {
+        let (kb, t) = zoo();
+        let feathers: std::collections::BTreeSet<Iri> =
+            [Iri::new("http://example.org/zoo#Feathers")].into();
+        let table = rules(
+            &kb,
+            &t,
+            MultiClassParams {
+                ignored_classes: feathers.clone(),
+                ..MultiClassParams::default()
+            },
+        );
+        assert!(table.rules_of(0).count() > 0, "birds still get a rule");
+        assert!(
+            table
+                .rules
+                .iter()
+                .all(|r| !mentions_any(&r.concept, &feathers))
+        );
+        let with = rules(&kb, &t, MultiClassParams::default());
+        assert!(
+            with.rules
+                .iter()
+                .any(|r| mentions_any(&r.concept, &feathers))
+        );
+    }
 }

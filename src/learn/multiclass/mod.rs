@@ -97,7 +97,8 @@ impl<'r> MultiClass<'r> {
         let all = IndividualSet::from_ids(universe, examples.iter().copied());
         let operator = IgnoringClasses::new(self.refinement, self.params.ignored_classes.clone());
         let celoe = Celoe::new(self.params.celoe.clone(), &operator)?;
-        let budget = Budget { control, start };
+        let present = class_sets.iter().filter(|s| !s.is_empty()).count();
+        let mut done = 0usize;
         let mut rules = Vec::new();
         let mut tests = 0;
         let mut termination = Termination::Exhausted;
@@ -108,6 +109,14 @@ impl<'r> MultiClass<'r> {
                 continue;
             }
             let others = all.difference(members);
+            // Each class gets an equal share of the time left, so a tight budget does not
+            // leave the last classes without rules.
+            let until = control.max_runtime.map(|total| {
+                let left = total.saturating_sub(start.elapsed());
+                Instant::now() + left / (present - done).max(1) as u32
+            });
+            done += 1;
+            let budget = Budget { control, until };
             let found = cover_class(
                 &celoe,
                 oracle,
@@ -134,6 +143,8 @@ impl<'r> MultiClass<'r> {
             }
             if found.termination != Termination::Exhausted {
                 termination = found.termination;
+            }
+            if found.termination == Termination::Cancelled {
                 break;
             }
         }
