@@ -244,8 +244,9 @@ fn cv_one(
     ))
 }
 
-pub fn run(args: CvArgs) -> anyhow::Result<()> {
+pub fn run(mut args: CvArgs) -> anyhow::Result<()> {
     let problems = load_selected(&args.learn.problems, &args.learn.problem)?;
+    super::conf_defaults::apply(&mut args.learn, &problems);
     let prep = prepare(&args.learn, &problems, None)?;
     let examples = checked_examples(&prep.kb, &problems)?;
     let folds = fold_counts(&args, &problems, &examples)?;

@@ -69,8 +69,9 @@ pub(super) fn learn_one(
     Ok((json, run))
 }
 
-pub fn run(args: LearnArgs) -> anyhow::Result<()> {
+pub fn run(mut args: LearnArgs) -> anyhow::Result<()> {
     let problems = load_selected(&args.problems, &args.problem)?;
+    super::conf_defaults::apply(&mut args, &problems);
     if args.save_model.is_some() && problems.len() != 1 {
         bail!(
             "--save-model saves one model: select one of the {} problems with --problem",

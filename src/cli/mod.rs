@@ -15,6 +15,7 @@ mod bench_learn;
 mod bench_scale;
 mod bench_tbc;
 mod cluster;
+mod conf_defaults;
 mod cv;
 mod enrich;
 mod evaluate;
