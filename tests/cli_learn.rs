@@ -328,6 +328,7 @@ fn cv_compares_several_learners_side_by_side() {
         "celoe,celoe",
     ]);
     assert!(e.contains("twice"), "{e}");
+}
 
 const ZOO: &str = "fixtures/multiclass/zoo.ttl";
 const ZOO_TRAIN: &str = "fixtures/multiclass/zoo-train.tsv";
@@ -510,4 +511,78 @@ fn multiclass_input_errors_name_the_file_and_flags_of_others_are_refused() {
     ]);
     assert!(e.contains("--combine"), "{e}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `.conf` learner settings are defaults: flags given win, what is not understood or not
+/// used by the learner is reported with its file and line.
+#[test]
+fn conf_learner_settings_are_defaults_that_flags_override() {
+    let dir = std::env::temp_dir().join(format!("oxilearn-conf-defaults-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let kb = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(FAMILY);
+    let fixture = std::fs::read_to_string("fixtures/family/family.conf").unwrap();
+    let conf = fixture
+        .replace("\"family.ttl\"", &format!("{:?}", kb.display().to_string()))
+        .replace(
+            "alg.maxExecutionTimeInSeconds = 10\n",
+            "alg.maxExecutionTimeInSeconds = 10\nalg.noisePercentage = 10\n\
+             alg.maxNrOfResults = 2\nalg.writeSearchTree = false\n\
+             h.expansionPenaltyFactor = 0.05\nop.useNegation = false\n",
+        );
+    let conf_path = dir.join("father.conf");
+    std::fs::write(&conf_path, &conf).unwrap();
+    let line_of = |key: &str| conf.lines().position(|l| l.starts_with(key)).unwrap() + 1;
+    let model = dir.join("model.json");
+    let out = oxilearn(&[
+        "learn",
+        "--problems",
+        conf_path.to_str().unwrap(),
+        "--noise",
+        "20",
+        "--max-tests",
+        "3000",
+        "--quiet",
+        "--json",
+        "--save-model",
+        model.to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let expected = format!(
+        "{}:{}: alg.writeSearchTree: not understood, ignored",
+        conf_path.display(),
+        line_of("alg.writeSearchTree")
+    );
+    assert!(stderr.contains(&expected), "{stderr}");
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&model).unwrap()).unwrap();
+    let p = &doc["parameters"];
+    // The flag wins over alg.noisePercentage; the others come from the file.
+    assert_eq!(p["noise_percentage"], 20.0, "{p}");
+    assert_eq!(p["max_results"], 2, "{p}");
+    assert_eq!(p["heuristic"]["expansion_penalty_factor"], 0.05, "{p}");
+    let learned: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    for s in learned[0]["solutions"].as_array().unwrap() {
+        assert!(!s["manchester"].as_str().unwrap().contains("not "), "{s}");
+    }
+    // A setting the learner does not use is named with its line.
+    let tbc = oxilearn(&[
+        "learn",
+        "--problems",
+        conf_path.to_str().unwrap(),
+        "--algorithm",
+        "tbc",
+        "--max-tests",
+        "200",
+        "--quiet",
+        "--json",
+    ]);
+    let stderr = String::from_utf8_lossy(&tbc.stderr);
+    let expected = format!(
+        "{}:{}: alg.noisePercentage: not used by --algorithm tbc, ignored",
+        conf_path.display(),
+        line_of("alg.noisePercentage")
+    );
+    assert!(stderr.contains(&expected), "{stderr}");
+    std::fs::remove_dir_all(&dir).ok();
 }

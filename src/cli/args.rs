@@ -406,6 +406,10 @@ pub struct CeloeArgs {
     /// Score penalty per refinement a node produced.
     #[arg(long, value_name = "F", default_value_t = 0.0001)]
     pub refinement_penalty: f64,
+    /// Return the best expression on the training examples even when it is not perfect,
+    /// instead of the best of the length a validation split supports.
+    #[arg(long)]
+    pub no_validation: bool,
 }
 
 /// Forest Mixing's own options (it also takes CELOE's search options: --noise,

@@ -244,13 +244,14 @@ fn cv_one(
     Ok(CvJson::new(&p.name, prep.entry.name, seed, &cv, per_fold))
 }
 
-pub fn run(args: CvArgs) -> anyhow::Result<()> {
+pub fn run(mut args: CvArgs) -> anyhow::Result<()> {
     // Multi-class problems: folds stratified per class, multi-class measures.
     if super::multiclass::handles(&args.learn) {
         super::registry::entry_for(&args.learn)?;
         return super::multiclass::cv(&args.learn, args.folds, args.seed);
     }
     let problems = load_selected(&args.learn.problems, &args.learn.problem)?;
+    super::conf_defaults::apply(&mut args.learn, &problems);
     let per_algorithm = per_algorithm(&args.learn)?;
     let mut results = Vec::new();
     // One learner at a time over its own KB and operator (each with a fresh answer cache,
