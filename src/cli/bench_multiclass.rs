@@ -184,21 +184,23 @@ fn print_tables(b: &BenchJson) -> anyhow::Result<()> {
         );
         outln!();
         outln!(
-            "| method | accuracy | weighted AUC (pooled) | weighted AUC (fold mean) | multi-model accuracy | average recall |"
+            "| method | accuracy | weighted AUC (pooled) | weighted AUC (fold mean) | multi-model accuracy | average recall | default rule / majority |"
         );
-        outln!("|---|---|---|---|---|---|");
+        outln!("|---|---|---|---|---|---|---|");
         for m in &d.methods {
             let s = &m.summary;
             let ms = |x: &crate::eval::Summary| format!("{:.3} ± {:.3}", x.mean, x.sd);
             outln!(
-                "| {} | {} | {} | {} | {} | {} |",
+                "| {} | {} | {} | {} | {} | {} | {:.3} / {:.3} |",
                 m.method.to_uppercase(),
                 ms(&s.accuracy),
                 s.pooled_weighted_auc
                     .map_or_else(|| "n/a".to_owned(), |a| format!("{a:.3}")),
                 ms(&s.weighted_auc),
                 ms(&s.multi_model_accuracy),
-                ms(&s.average_recall)
+                ms(&s.average_recall),
+                s.default_rule_share,
+                s.majority_share
             );
         }
         outln!();

@@ -135,6 +135,7 @@ fn outcomes(
                 predicted: c.decision.class,
                 distribution: c.decision.distribution,
                 binary,
+                by: c.decision.by,
             }
         })
         .collect())
@@ -458,6 +459,10 @@ pub struct CvSummary {
     pub weighted_auc: Summary,
     /// Over every fold's test predictions together.
     pub pooled_weighted_auc: Option<f64>,
+    /// Shares of all folds' test examples decided by the default rule, and by MRSI's
+    /// majority fallback (empty intersection).
+    pub default_rule_share: f64,
+    pub majority_share: f64,
     pub confusion: crate::learn::multiclass::measures::ConfusionMatrix,
 }
 
@@ -472,12 +477,15 @@ pub fn summarize(classes: &[String], m: &MethodCv) -> CvSummary {
             }
         }
     }
+    let pooled = score(classes, &m.pooled);
     CvSummary {
+        default_rule_share: pooled.default_rule_share,
+        majority_share: pooled.majority_share,
         accuracy: of(|s| s.accuracy),
         multi_model_accuracy: of(|s| s.multi_model_accuracy),
         average_recall: of(|s| s.average_recall),
         weighted_auc: Summary::of(m.folds.iter().filter_map(|s| s.weighted_auc).collect()),
-        pooled_weighted_auc: score(classes, &m.pooled).weighted_auc,
+        pooled_weighted_auc: pooled.weighted_auc,
         confusion: crate::learn::multiclass::measures::ConfusionMatrix {
             classes: classes.to_vec(),
             matrix,

@@ -7,6 +7,7 @@
 
 use serde::Serialize;
 
+use super::combine::DecidedBy;
 use crate::eval::auc_roc;
 
 /// One example's outcome.
@@ -18,6 +19,7 @@ pub struct Outcome {
     pub distribution: Vec<f64>,
     /// Per class: whether its one-vs-rest theory (any of its rules) fires.
     pub binary: Vec<bool>,
+    pub by: DecidedBy,
 }
 
 /// The confusion matrix: `matrix[actual][predicted]`.
@@ -35,6 +37,10 @@ pub struct Scores {
     /// `None` when no class has both members and non-members among the examples.
     pub weighted_auc: Option<f64>,
     pub confusion: ConfusionMatrix,
+    /// The share of the examples the default rule decided (no rule fired).
+    pub default_rule_share: f64,
+    /// The share MRSI gave the training majority (the firing rules' coverages share no example).
+    pub majority_share: f64,
 }
 
 /// The measures over `outcomes` (non-empty for meaningful values; all 0 when empty).
@@ -78,6 +84,20 @@ pub fn score(classes: &[String], outcomes: &[Outcome]) -> Scores {
         multi_model_accuracy: ratio(binary_correct, n * k),
         average_recall: ratio(binary_tp, n),
         weighted_auc: (weight > 0.0).then(|| weighted / weight),
+        default_rule_share: ratio(
+            outcomes
+                .iter()
+                .filter(|o| o.by == DecidedBy::DefaultRule)
+                .count(),
+            n,
+        ),
+        majority_share: ratio(
+            outcomes
+                .iter()
+                .filter(|o| o.by == DecidedBy::Majority)
+                .count(),
+            n,
+        ),
         confusion: ConfusionMatrix {
             classes: classes.to_vec(),
             matrix,
@@ -97,6 +117,11 @@ mod tests {
             predicted,
             distribution,
             binary: binary.to_vec(),
+            by: if binary.contains(&true) {
+                DecidedBy::Rules
+            } else {
+                DecidedBy::DefaultRule
+            },
         }
     }
 
@@ -114,6 +139,7 @@ mod tests {
         // One-hot scores on class a: AUC_a = (TPR + TNR) / 2 = (1 + 0) / 2; b, c: 0.5.
         assert!((s.weighted_auc.unwrap() - 0.5).abs() < 1e-12);
         assert_eq!(s.confusion.matrix, vec![vec![3, 0, 0]; 3]);
+        assert_eq!((s.default_rule_share, s.majority_share), (1.0, 0.0));
     }
 
     #[test]

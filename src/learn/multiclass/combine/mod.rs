@@ -67,8 +67,20 @@ pub struct Combination {
 pub struct Decision {
     pub class: usize,
     pub distribution: Vec<f64>,
-    /// The rule that decided (MRL) or `None` (the default rule, or a rule set).
-    pub rule: Option<usize>,
+    pub by: DecidedBy,
+}
+
+/// What decided an example's class.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DecidedBy {
+    /// MRL: this rule, the first of the list that fires.
+    Rule(usize),
+    /// A rule set: the firing rules' coverage.
+    Rules,
+    /// No rule fires: the default rule.
+    DefaultRule,
+    /// MRSI: the firing rules' coverages share no example; the training majority.
+    Majority,
 }
 
 /// Fits `method` on the rule table; `seed` breaks ties (MRL's order, the default class,
@@ -105,15 +117,24 @@ pub fn decide(table: &RuleTable, c: &Combination, firing: &FixedBitSet, key: &st
         return mrl::decide(table, c, firing);
     }
     if firing.count_ones(..) == 0 {
-        return from_counts(&c.default_counts, c.seed, key);
+        return Decision {
+            by: DecidedBy::DefaultRule,
+            ..from_counts(&c.default_counts, c.seed, key)
+        };
     }
-    let counts = match c.method {
-        Combine::Mrsi => mrsi::counts(table, firing).unwrap_or_else(|| c.prior.clone()),
-        Combine::Mrsu => mrsu::counts(table, firing),
-        Combine::Cn2 => cn2::counts(table, firing),
+    let (counts, by) = match c.method {
+        Combine::Mrsi => match mrsi::counts(table, firing) {
+            Some(counts) => (counts, DecidedBy::Rules),
+            None => (c.prior.clone(), DecidedBy::Majority),
+        },
+        Combine::Mrsu => (mrsu::counts(table, firing), DecidedBy::Rules),
+        Combine::Cn2 => (cn2::counts(table, firing), DecidedBy::Rules),
         Combine::Mrl => unreachable!("handled above"),
     };
-    from_counts(&counts, c.seed, key)
+    Decision {
+        by,
+        ..from_counts(&counts, c.seed, key)
+    }
 }
 
 /// Normalised counts and their most frequent class (ties by [`tie_break`]).
@@ -129,7 +150,7 @@ pub fn from_counts(counts: &[usize], seed: u64, key: &str) -> Decision {
     Decision {
         class: tie_break(&tied, seed, key),
         distribution,
-        rule: None,
+        by: DecidedBy::Rules,
     }
 }
 

@@ -14,7 +14,7 @@ use fixedbitset::FixedBitSet;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-use super::{Combination, Decision};
+use super::{Combination, DecidedBy, Decision};
 use crate::learn::multiclass::rules::RuleTable;
 
 /// The list order (every rule once) and the default rule's class.
@@ -58,13 +58,13 @@ pub fn decide(table: &RuleTable, c: &Combination, firing: &FixedBitSet) -> Decis
             Decision {
                 class,
                 distribution: one_hot(class),
-                rule: Some(r),
+                by: DecidedBy::Rule(r),
             }
         }
         None => Decision {
             class: c.default_class,
             distribution: one_hot(c.default_class),
-            rule: None,
+            by: DecidedBy::DefaultRule,
         },
     }
 }

@@ -59,12 +59,12 @@ fn mrl_orders_by_chi2_and_re_evaluates_after_each_pick() {
     assert_eq!(c.default_class, 1);
     // The first rule that fires decides: r0 precedes r4 in the list.
     let d = decide(&t, &c, &firing(&[0, 4]), "x");
-    assert_eq!((d.class, d.rule), (0, Some(0)));
+    assert_eq!((d.class, d.by), (0, DecidedBy::Rule(0)));
     assert!(close(&d.distribution, &[1.0, 0.0, 0.0]));
     let d = decide(&t, &c, &firing(&[1, 2]), "x");
-    assert_eq!((d.class, d.rule), (1, Some(2)));
+    assert_eq!((d.class, d.by), (1, DecidedBy::Rule(2)));
     let d = decide(&t, &c, &firing(&[]), "x");
-    assert_eq!((d.class, d.rule), (1, None));
+    assert_eq!((d.class, d.by), (1, DecidedBy::DefaultRule));
 }
 
 #[test]
@@ -106,7 +106,7 @@ fn empty_intersections_and_no_firing_rule_fall_back_to_the_majority_and_the_defa
     let mrsi = fit(&t, Combine::Mrsi, 1);
     // r0 and r3 share no example: the training majority (prior 4 a, 5 b, 3 c).
     let d = decide(&t, &mrsi, &firing(&[0, 3]), "x");
-    assert_eq!(d.class, 1);
+    assert_eq!((d.class, d.by), (1, DecidedBy::Majority));
     assert!(close(
         &d.distribution,
         &[4.0 / 12.0, 5.0 / 12.0, 3.0 / 12.0]
@@ -116,7 +116,7 @@ fn empty_intersections_and_no_firing_rule_fall_back_to_the_majority_and_the_defa
         let c = fit(&t, method, 1);
         assert_eq!(c.default_counts, vec![0, 1, 0]);
         let d = decide(&t, &c, &firing(&[]), "x");
-        assert_eq!(d.class, 1, "{method:?}");
+        assert_eq!((d.class, d.by), (1, DecidedBy::DefaultRule), "{method:?}");
         assert!(close(&d.distribution, &[0.0, 1.0, 0.0]));
     }
 }
