@@ -225,6 +225,111 @@ fn bad_learner_input_fails_clearly() {
     assert!(!e.contains("panicked"), "{e}");
 }
 
+/// `cv --algorithm a,b`: each learner on the same folds, one JSON entry per learner in the
+/// order given, flags handed to the learners that take them, and a side-by-side table.
+#[test]
+fn cv_compares_several_learners_side_by_side() {
+    let base = [
+        "cv",
+        "--kb",
+        FAMILY,
+        "--problems",
+        PROBLEMS,
+        "--problem",
+        "Father",
+        "--folds",
+        "2",
+        "--max-tests",
+        "3000",
+        "--algorithm",
+        "celoe,owl-boost",
+        // CELOE's flag and owl-boost's: each goes to its learner only.
+        "--noise",
+        "5",
+        "--rounds",
+        "3",
+    ];
+    let mut args = base.to_vec();
+    args.push("--json");
+    let v = json(&args);
+    let runs = v.as_array().expect("an array over learners");
+    assert_eq!(runs.len(), 2, "{v}");
+    assert_eq!(runs[0]["algorithm"], "celoe");
+    assert_eq!(runs[1]["algorithm"], "owl-boost");
+    for r in runs {
+        assert_eq!(r["problem"], "Father");
+        assert_eq!(r["folds_completed"], 2, "{r}");
+    }
+    // Father is learnable exactly by both on its training folds.
+    assert_eq!(runs[0]["train_f1"]["mean"], 1.0, "{}", runs[0]);
+    for f in runs[1]["per_fold"].as_array().unwrap() {
+        let rounds = f["alphas"]
+            .as_array()
+            .expect("owl-boost's α per round")
+            .len();
+        assert!((1..=3).contains(&rounds), "{f}");
+    }
+    let mut args = base.to_vec();
+    args.push("--quiet");
+    let out = oxilearn(&args);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let table = text
+        .split("test means ± sd")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no side-by-side table in {text}"));
+    assert!(table.contains("AUC-ROC"), "{text}");
+    let celoe_row = table.lines().find(|l| l.trim_start().starts_with("celoe"));
+    let boost_row = table
+        .lines()
+        .find(|l| l.trim_start().starts_with("owl-boost"));
+    assert!(celoe_row.is_some() && boost_row.is_some(), "{table}");
+    // A learner flag none of the learners takes is refused, naming it.
+    let e = fails_with(&[
+        "cv",
+        "--kb",
+        FAMILY,
+        "--problems",
+        PROBLEMS,
+        "--algorithm",
+        "celoe,wfoil-dl",
+        "--rounds",
+        "3",
+    ]);
+    assert!(e.contains("--rounds"), "{e}");
+    // A list outside `cv`, an unknown name and a repeated one are refused.
+    let e = fails_with(&[
+        "learn",
+        "--kb",
+        FAMILY,
+        "--problems",
+        PROBLEMS,
+        "--algorithm",
+        "celoe,tbc",
+    ]);
+    assert!(e.contains("`cv` compares several"), "{e}");
+    let e = fails_with(&[
+        "cv",
+        "--kb",
+        FAMILY,
+        "--problems",
+        PROBLEMS,
+        "--algorithm",
+        "celoe,nope",
+    ]);
+    assert!(e.contains("nope"), "{e}");
+    let e = fails_with(&[
+        "cv",
+        "--kb",
+        FAMILY,
+        "--problems",
+        PROBLEMS,
+        "--algorithm",
+        "celoe,celoe",
+    ]);
+    assert!(e.contains("twice"), "{e}");
+}
+
 const ZOO: &str = "fixtures/multiclass/zoo.ttl";
 const ZOO_TRAIN: &str = "fixtures/multiclass/zoo-train.tsv";
 const ZOO_TEST: &str = "fixtures/multiclass/zoo-test.tsv";
@@ -406,4 +511,78 @@ fn multiclass_input_errors_name_the_file_and_flags_of_others_are_refused() {
     ]);
     assert!(e.contains("--combine"), "{e}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `.conf` learner settings are defaults: flags given win, what is not understood or not
+/// used by the learner is reported with its file and line.
+#[test]
+fn conf_learner_settings_are_defaults_that_flags_override() {
+    let dir = std::env::temp_dir().join(format!("oxilearn-conf-defaults-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let kb = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(FAMILY);
+    let fixture = std::fs::read_to_string("fixtures/family/family.conf").unwrap();
+    let conf = fixture
+        .replace("\"family.ttl\"", &format!("{:?}", kb.display().to_string()))
+        .replace(
+            "alg.maxExecutionTimeInSeconds = 10\n",
+            "alg.maxExecutionTimeInSeconds = 10\nalg.noisePercentage = 10\n\
+             alg.maxNrOfResults = 2\nalg.writeSearchTree = false\n\
+             h.expansionPenaltyFactor = 0.05\nop.useNegation = false\n",
+        );
+    let conf_path = dir.join("father.conf");
+    std::fs::write(&conf_path, &conf).unwrap();
+    let line_of = |key: &str| conf.lines().position(|l| l.starts_with(key)).unwrap() + 1;
+    let model = dir.join("model.json");
+    let out = oxilearn(&[
+        "learn",
+        "--problems",
+        conf_path.to_str().unwrap(),
+        "--noise",
+        "20",
+        "--max-tests",
+        "3000",
+        "--quiet",
+        "--json",
+        "--save-model",
+        model.to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let expected = format!(
+        "{}:{}: alg.writeSearchTree: not understood, ignored",
+        conf_path.display(),
+        line_of("alg.writeSearchTree")
+    );
+    assert!(stderr.contains(&expected), "{stderr}");
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&model).unwrap()).unwrap();
+    let p = &doc["parameters"];
+    // The flag wins over alg.noisePercentage; the others come from the file.
+    assert_eq!(p["noise_percentage"], 20.0, "{p}");
+    assert_eq!(p["max_results"], 2, "{p}");
+    assert_eq!(p["heuristic"]["expansion_penalty_factor"], 0.05, "{p}");
+    let learned: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    for s in learned[0]["solutions"].as_array().unwrap() {
+        assert!(!s["manchester"].as_str().unwrap().contains("not "), "{s}");
+    }
+    // A setting the learner does not use is named with its line.
+    let tbc = oxilearn(&[
+        "learn",
+        "--problems",
+        conf_path.to_str().unwrap(),
+        "--algorithm",
+        "tbc",
+        "--max-tests",
+        "200",
+        "--quiet",
+        "--json",
+    ]);
+    let stderr = String::from_utf8_lossy(&tbc.stderr);
+    let expected = format!(
+        "{}:{}: alg.noisePercentage: not used by --algorithm tbc, ignored",
+        conf_path.display(),
+        line_of("alg.noisePercentage")
+    );
+    assert!(stderr.contains(&expected), "{stderr}");
+    std::fs::remove_dir_all(&dir).ok();
 }

@@ -245,7 +245,8 @@ pub struct BoostArgs {
     /// Real AdaBoost's α: error = ½ ln((1−ε)/ε) (the paper's), correlation = ½ ln((1+r)/(1−r)).
     #[arg(long, value_enum, default_value_t)]
     pub alpha_form: AlphaFormArg,
-    /// Fuzzy sets per numeric data property: 3, 5 or 7.
+    /// Fuzzy sets per numeric data property: 3, 5 or 7 (0: chosen among them by
+    /// --validation-folds).
     #[arg(long, value_name = "K", default_value_t = 3)]
     pub fuzzy_sets: usize,
     /// How numeric values are partitioned into fuzzy sets.
@@ -272,6 +273,10 @@ pub struct BoostArgs {
     /// τ: an axiom covers an individual above this degree (0 = the paper's reading).
     #[arg(long, value_name = "F", default_value_t = 0.0)]
     pub cover_degree: f64,
+    /// owl-boost: inner stratified folds of the training examples that choose how many
+    /// rounds to keep (0 = keep them all).
+    #[arg(long, value_name = "K", default_value_t = 0)]
+    pub validation_folds: usize,
 }
 
 /// Options of `--algorithm multiclass` (multi-class rule theories, issue 15).
@@ -406,6 +411,10 @@ pub struct CeloeArgs {
     /// Score penalty per refinement a node produced.
     #[arg(long, value_name = "F", default_value_t = 0.0001)]
     pub refinement_penalty: f64,
+    /// Return the best expression on the training examples even when it is not perfect,
+    /// instead of the best of the length a validation split supports.
+    #[arg(long)]
+    pub no_validation: bool,
 }
 
 /// Forest Mixing's own options (it also takes CELOE's search options: --noise,

@@ -4,6 +4,10 @@
 //! F1 and accuracy for every learner, AUC-PR and AUC-ROC for scored models (CELOE's score
 //! is the best covering solution's training quality, TBC's the probability).
 //!
+//! `--algorithm a,b,c` cross-validates each learner in turn on the same folds (learner flags
+//! go to the learners that take them) and ends with one side-by-side table per problem
+//! (test accuracy, F1, AUC-ROC); the JSON is then one entry per problem and learner.
+//!
 //! Every problem is checked before any runs. Without `--folds`, a problem with fewer than
 //! 10 examples in a class gets as many folds as its smaller class has (a note on stderr).
 //!
@@ -18,13 +22,14 @@ use std::sync::Arc;
 use anyhow::{Context, bail};
 use serde::Serialize;
 
-use super::args::CvArgs;
+use super::args::{CvArgs, LearnArgs};
 use super::learner::{
     Prepared, SolutionJson, cancelled, checked_examples, control, max_runtime, prepare,
 };
 use super::print_json;
 use super::problems::load_selected;
 use super::progress::SearchProgress;
+use super::registry::per_algorithm;
 use crate::eval::{Confusion, Summary};
 use crate::learn::experiment::{CvOutcome, cross_validate_with};
 use crate::learn::{Examples, RunStats};
@@ -181,14 +186,15 @@ fn fold_counts(
 
 fn cv_one(
     prep: &Prepared,
-    args: &CvArgs,
+    args: &LearnArgs,
+    seed: u64,
     p: &LearningProblem,
     examples: &Examples,
     folds: usize,
 ) -> anyhow::Result<CvJson> {
     let kb = &prep.kb;
-    let learner = (prep.entry.build)(&args.learn, kb, &prep.rho)?;
-    let budget = max_runtime(&args.learn)?;
+    let learner = (prep.entry.build)(args, kb, &prep.rho)?;
+    let budget = max_runtime(args)?;
     // One progress line per fold, finished when the next fold starts (and at the end).
     let mut current: Option<Arc<SearchProgress>> = None;
     let outcome = cross_validate_with(
@@ -196,15 +202,15 @@ fn cv_one(
         kb.oracle(),
         examples,
         folds,
-        args.seed,
+        seed,
         &mut |i, k| {
             if let Some(p) = current.take() {
                 p.finish();
             }
             let label = format!("{} fold {}/{k}", p.name, i + 1);
-            let progress = Arc::new(SearchProgress::new(label, args.learn.quiet));
+            let progress = Arc::new(SearchProgress::new(label, args.quiet));
             current = Some(progress.clone());
-            control(&args.learn, budget, &progress)
+            control(args, budget, &progress)
         },
     );
     if let Some(p) = current.take() {
@@ -235,40 +241,98 @@ fn cv_one(
             })
         })
         .collect::<anyhow::Result<Vec<_>>>()?;
-    Ok(CvJson::new(
-        &p.name,
-        prep.entry.name,
-        args.seed,
-        &cv,
-        per_fold,
-    ))
+    Ok(CvJson::new(&p.name, prep.entry.name, seed, &cv, per_fold))
 }
 
-pub fn run(args: CvArgs) -> anyhow::Result<()> {
+pub fn run(mut args: CvArgs) -> anyhow::Result<()> {
     // Multi-class problems: folds stratified per class, multi-class measures.
     if super::multiclass::handles(&args.learn) {
         super::registry::entry_for(&args.learn)?;
         return super::multiclass::cv(&args.learn, args.folds, args.seed);
     }
     let problems = load_selected(&args.learn.problems, &args.learn.problem)?;
-    let prep = prepare(&args.learn, &problems, None)?;
-    let examples = checked_examples(&prep.kb, &problems)?;
-    let folds = fold_counts(&args, &problems, &examples)?;
+    super::conf_defaults::apply(&mut args.learn, &problems);
+    let per_algorithm = per_algorithm(&args.learn)?;
     let mut results = Vec::new();
-    for ((p, ex), k) in problems.iter().zip(&examples).zip(folds) {
+    // One learner at a time over its own KB and operator (each with a fresh answer cache,
+    // so none profits from another's answers); the folds are the same for all (same seed).
+    for one in &per_algorithm {
         if cancelled() {
             break;
         }
-        let r = cv_one(&prep, &args, p, ex, k)?;
-        if !args.learn.json {
-            print_table(&r)?;
+        let prep = prepare(one, &problems, None)?;
+        let examples = checked_examples(&prep.kb, &problems)?;
+        let folds = fold_counts(&args, &problems, &examples)?;
+        for ((p, ex), k) in problems.iter().zip(&examples).zip(folds) {
+            if cancelled() {
+                break;
+            }
+            let r = cv_one(&prep, one, args.seed, p, ex, k)?;
+            if !args.learn.json {
+                print_table(&r)?;
+            }
+            results.push(r);
         }
-        results.push(r);
     }
     if args.learn.json {
-        print_json(&results)?;
+        return print_json(&results);
+    }
+    if per_algorithm.len() > 1 {
+        for p in &problems {
+            let rows: Vec<&CvJson> = results.iter().filter(|r| r.problem == p.name).collect();
+            outln!("{}", comparison_text(&rows).trim_end());
+        }
     }
     Ok(())
+}
+
+/// The side-by-side table of one problem's runs (one row per algorithm): test accuracy,
+/// F1 and AUC-ROC as mean ± sd over the completed folds, and the mean fit time per fold.
+fn comparison_text(rows: &[&CvJson]) -> String {
+    let mut out = String::new();
+    let Some(first) = rows.first() else {
+        return out;
+    };
+    let _ = writeln!(
+        out,
+        "problem {}: {}-fold cross-validation (seed {}), test means ± sd",
+        first.problem, first.folds, first.seed
+    );
+    let _ = writeln!(
+        out,
+        "  {:<14} {:>17} {:>17} {:>17} {:>9}",
+        "algorithm", "accuracy", "F1", "AUC-ROC", "ms/fold"
+    );
+    let pm = |s: Option<&Summary>| {
+        s.map_or_else(
+            || "–".to_owned(),
+            |s| format!("{:.4} ± {:.4}", s.mean, s.sd),
+        )
+    };
+    for r in rows {
+        let done: Vec<&FoldJson> = r.per_fold.iter().filter(|f| f.completed).collect();
+        let ms = if done.is_empty() {
+            "–".to_owned()
+        } else {
+            let total: u64 = done.iter().map(|f| f.stats.elapsed_ms).sum();
+            format!("{}", total / done.len() as u64)
+        };
+        let _ = writeln!(
+            out,
+            "  {:<14} {:>17} {:>17} {:>17} {:>9}{}",
+            r.algorithm,
+            pm(r.test_accuracy.as_ref()),
+            pm(r.test_f1.as_ref()),
+            pm(r.auc_roc.as_ref().and_then(Option::as_ref)),
+            ms,
+            if r.folds_completed < r.folds {
+                format!("  ({} of {} folds)", r.folds_completed, r.folds)
+            } else {
+                String::new()
+            }
+        );
+    }
+    out
 }
 
 fn print_table(r: &CvJson) -> anyhow::Result<()> {

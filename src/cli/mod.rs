@@ -16,6 +16,7 @@ mod bench_multiclass;
 mod bench_scale;
 mod bench_tbc;
 mod cluster;
+mod conf_defaults;
 mod cv;
 mod enrich;
 mod evaluate;

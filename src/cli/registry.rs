@@ -3,7 +3,7 @@
 //! (its constructor from the parsed arguments, the shared flags it can use and its own).
 
 use anyhow::bail;
-use clap::builder::{PossibleValue, PossibleValuesParser};
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 
 use super::args::LearnArgs;
 use super::learners;
@@ -68,19 +68,107 @@ pub const SHARED: &[&str] = &[
     "self",
 ];
 
-/// `--algorithm`'s parser: the registry's names, each with its description.
-pub fn algorithm_parser() -> PossibleValuesParser {
-    PossibleValuesParser::new(
-        REGISTRY
-            .iter()
-            .map(|e| PossibleValue::new(e.name).help(e.about))
-            .collect::<Vec<_>>(),
-    )
+/// `--algorithm`'s parser: a registry name (each listed with its description in `--help`),
+/// or a comma-separated list of them, which only `cv` accepts (it compares them side by
+/// side); every name is checked here.
+pub fn algorithm_parser() -> AlgorithmParser {
+    AlgorithmParser
+}
+
+/// See [`algorithm_parser`].
+#[derive(Clone, Copy, Debug)]
+pub struct AlgorithmParser;
+
+impl TypedValueParser for AlgorithmParser {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<String, clap::Error> {
+        let names = PossibleValuesParser::new(self.possible_values().into_iter().flatten());
+        let text = value
+            .to_str()
+            .ok_or_else(|| clap::Error::new(clap::error::ErrorKind::InvalidUtf8).with_cmd(cmd))?;
+        let mut out = Vec::new();
+        for name in text.split(',') {
+            out.push(names.parse_ref(cmd, arg, std::ffi::OsStr::new(name.trim()))?);
+        }
+        Ok(out.join(","))
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new(
+            REGISTRY
+                .iter()
+                .map(|e| PossibleValue::new(e.name).help(e.about)),
+        ))
+    }
+}
+
+/// The names in `--algorithm` (one, or several for `cv`), duplicates refused.
+pub fn algorithm_names(args: &LearnArgs) -> anyhow::Result<Vec<&str>> {
+    let names: Vec<&str> = args.algorithm.split(',').map(str::trim).collect();
+    for (i, n) in names.iter().enumerate() {
+        if names[..i].contains(n) {
+            bail!("--algorithm names {n} twice");
+        }
+    }
+    Ok(names)
+}
+
+/// Per algorithm of a list, the arguments that run it alone: the learner flags given on the
+/// command line are handed to the learners that use them, and refused when none does.
+pub fn per_algorithm(args: &LearnArgs) -> anyhow::Result<Vec<LearnArgs>> {
+    let names = algorithm_names(args)?;
+    let entries = names
+        .iter()
+        .map(|n| {
+            REGISTRY
+                .iter()
+                .copied()
+                .find(|e| e.name == *n)
+                .ok_or_else(|| anyhow::anyhow!("unknown --algorithm {n}"))
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let uses = |e: &LearnerEntry, flag: &str| e.shared.contains(&flag) || e.own.contains(&flag);
+    let learner_flag =
+        |flag: &str| SHARED.contains(&flag) || REGISTRY.iter().any(|e| e.own.contains(&flag));
+    let unused: Vec<String> = args
+        .explicit
+        .iter()
+        .filter(|f| learner_flag(f) && !entries.iter().any(|e| uses(e, f)))
+        .map(|f| format!("--{f}"))
+        .collect();
+    if !unused.is_empty() {
+        bail!(
+            "no learner of --algorithm {} takes {}",
+            args.algorithm,
+            unused.join(", ")
+        );
+    }
+    Ok(entries
+        .iter()
+        .map(|e| {
+            let mut one = args.clone();
+            one.algorithm = e.name.to_owned();
+            one.explicit.retain(|f| !learner_flag(f) || uses(e, f));
+            one
+        })
+        .collect())
 }
 
 /// The entry of `--algorithm` after checking that every flag given on the command line is
 /// one it uses; all refused flags are reported at once.
 pub fn entry_for(args: &LearnArgs) -> anyhow::Result<&'static LearnerEntry> {
+    if args.algorithm.contains(',') {
+        bail!(
+            "--algorithm {}: this command runs one learner (`cv` compares several)",
+            args.algorithm
+        );
+    }
     let Some(entry) = REGISTRY.iter().copied().find(|e| e.name == args.algorithm) else {
         bail!(
             "unknown --algorithm {}; known: {}",

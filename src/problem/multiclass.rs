@@ -87,6 +87,7 @@ impl MultiClassProblem {
                 target: None,
                 kb_file: self.kb_file.clone(),
                 degrees: Vec::new(),
+                settings: None,
             })
             .collect()
     }

@@ -49,6 +49,7 @@ pub const OWL_BOOST: LearnerEntry = LearnerEntry {
         "role-depth",
         "max-values",
         "cover-degree",
+        "validation-folds",
     ],
     operator,
     build: build_boost,
@@ -105,6 +106,7 @@ pub fn params(args: &LearnArgs) -> anyhow::Result<BoostParams> {
         role_depth: b.role_depth,
         max_values: b.max_values,
         cover_degree: b.cover_degree,
+        validation_folds: b.validation_folds,
     };
     p.validate()
         .context("invalid learner parameters (see --help)")?;

@@ -7,10 +7,12 @@ use super::degrees::DegreeEvaluator;
 use super::model::{BoostModel, Round};
 use super::operator::{Datatypes, atoms};
 use super::params::BoostParams;
+use super::validation;
 use super::wfoil::{AtomTable, WeakLimits, WeightedView, wfoil};
 use super::{OWL_BOOST, WFOIL_DL};
 use crate::learn::{
-    FitResult, LearnError, Learner, QualityMeasure, RunControl, RunStats, Termination, TrainingSet,
+    FitResult, LearnError, Learner, QualityMeasure, RunClock, RunControl, RunStats, Termination,
+    TrainingSet,
 };
 use crate::oracle::{IndividualId, IndividualSet, MembershipOracle, Semantics};
 
@@ -81,95 +83,77 @@ impl OwlBoost {
         let before = oracle.stats();
         let clock = control.start(oracle);
         let p = &self.params;
-        let eval = DegreeEvaluator::new(oracle, p.tnorm);
-        let mut datatypes = Datatypes::new();
-        let mut termination = None;
-        // Atoms come from the examples (and their context) and what is reachable from
-        // them; labels are not used, so a fold learns nothing of its test examples here.
-        let mut table = AtomTable {
-            atoms: Vec::new(),
-            degrees: Vec::new(),
-        };
-        match atoms(oracle, &among, p, 0, &mut datatypes) {
-            Ok(list) => {
-                for atom in list {
-                    match eval.degrees_within(&atom, &set, &among) {
-                        Ok(d) => {
-                            table.atoms.push(atom);
-                            table.degrees.push(d.into_iter().map(|(_, x)| x).collect());
-                        }
-                        Err(e) if e.budget_exhausted().is_some() => {
-                            termination = e.budget_exhausted().map(Termination::from);
-                            break;
-                        }
-                        Err(e) => return Err(e.into()),
-                    }
-                }
-            }
-            Err(e) if e.budget_exhausted().is_some() => {
-                termination = e.budget_exhausted().map(Termination::from);
-            }
-            Err(e) => return Err(e.into()),
-        }
         let n = ids.len();
         let labels: Vec<f64> = target
             .iter()
             .map(|d| if *d > 0.0 { 1.0 } else { -1.0 })
             .collect();
-        let mut weights = vec![1.0 / n as f64; n];
-        let limits = WeakLimits {
-            theta: p.theta,
-            max_negative_share: p.max_negative_share,
-            max_axioms: p.max_axioms,
-            max_conjuncts: p.max_conjuncts,
-            cover_degree: p.cover_degree,
-        };
         let mut model = BoostModel {
             algorithm: self.algorithm,
             tnorm: p.tnorm,
             cover_degree: p.cover_degree,
             rounds: Vec::new(),
         };
+        let mut tested = 0u64;
         let mut errors = Vec::new();
         let mut round_beds: Vec<Vec<f64>> = Vec::new();
-        let mut tested = 0u64;
-        while termination.is_none() && model.rounds.len() < p.rounds {
-            let view = WeightedView {
-                target: &target,
-                weights: &weights,
-            };
-            let weak = wfoil(&table, view, p.tnorm, limits, &clock, &mut tested);
-            if weak.hypothesis.axioms.is_empty() {
-                termination = Some(weak.stopped.unwrap_or(Termination::Exhausted));
+        let mut details = serde_json::Map::new();
+        // One atom table per fuzzy partition to choose from (the paper's 3, 5 or 7 sets).
+        let choices: Vec<usize> = match p.fuzzy_sets {
+            0 if p.validation_folds >= 2 => vec![3, 5, 7],
+            0 => vec![3],
+            k => vec![k],
+        };
+        let mut tables = Vec::new();
+        let mut termination = None;
+        for &k in &choices {
+            let (table, datatypes, stop) = self.atom_table(oracle, &set, &among, k)?;
+            tables.push((k, table, datatypes));
+            if stop.is_some() {
+                termination = stop;
                 break;
             }
-            let bed = weak.hypothesis.bed(n);
-            let h: Vec<f64> = bed.iter().map(|b| transform(*b, p.cover_degree)).collect();
-            let eps = weighted_error(&h, &labels, &weights);
-            let a = if self.algorithm == WFOIL_DL {
-                1.0
-            } else {
-                alpha(p.alpha, &h, &labels, &weights)
-            };
-            // No better than chance: boosting it would not help (early stop); the weak
-            // learner alone keeps what it found.
-            if self.algorithm == OWL_BOOST && (eps >= 0.5 || a <= 0.0) {
+        }
+        // Partition and rounds chosen by inner cross-validation on these examples: the
+        // most held-out examples right, the fewest sets and rounds on a tie (owl-boost
+        // cuts its rounds, wfoil-dl has one). A budget that runs out keeps the first
+        // partition and every round.
+        let k = p.validation_folds;
+        let mut choice = (0, p.rounds);
+        if termination.is_none() && k >= 2 && (tables.len() > 1 || self.algorithm == OWL_BOOST) {
+            let mut best: Option<(usize, usize, usize)> = None;
+            let mut curves = serde_json::Map::new();
+            for (i, (sets, table, _)) in tables.iter().enumerate() {
+                let Some(correct) = self.validate(table, &target, &labels, k, &clock, &mut tested)
+                else {
+                    best = None;
+                    break;
+                };
+                let t = validation::best_prefix(&correct);
+                if best.is_none_or(|b| correct[t - 1] > b.2) {
+                    best = Some((i, t, correct[t - 1]));
+                }
+                curves.insert(sets.to_string(), correct.into());
+            }
+            if let Some((i, t, _)) = best {
+                choice = (i, t);
+                details.insert("validation_correct".into(), curves.into());
+            }
+        }
+        let (sets, table, datatypes) = tables.swap_remove(choice.0.min(tables.len() - 1));
+        details.insert("fuzzy_sets".into(), sets.into());
+        if termination.is_none() {
+            let every = vec![true; n];
+            let full = self.boost(&table, &target, &labels, &every, &clock, &mut tested);
+            termination = full.stop;
+            model.rounds = full.rounds;
+            errors = full.errors;
+            round_beds = full.beds;
+            if choice.1 < model.rounds.len() {
+                model.rounds.truncate(choice.1);
+                errors.truncate(choice.1);
+                round_beds.truncate(choice.1);
                 termination = Some(Termination::NoImprovement);
-                break;
-            }
-            model.rounds.push(Round {
-                alpha: a,
-                axioms: weak.hypothesis.axioms,
-            });
-            errors.push(eps);
-            round_beds.push(bed);
-            reweight(&mut weights, a, &h, &labels);
-            if let Some(why) = weak.stopped {
-                termination = Some(why);
-            } else if eps == 0.0 {
-                termination = Some(Termination::PerfectSolution);
-            } else if model.rounds.len() >= p.rounds {
-                termination = Some(Termination::Exhausted);
             }
         }
         let termination = termination.unwrap_or(Termination::Exhausted);
@@ -182,7 +166,6 @@ impl OwlBoost {
             / n as f64;
         let o = RunStats::oracle_delta(before, oracle.stats());
         let elapsed_ms = clock.elapsed_ms();
-        let mut details = serde_json::Map::new();
         details.insert("rounds".into(), model.rounds.len().into());
         details.insert(
             "axioms".into(),
@@ -219,6 +202,169 @@ impl OwlBoost {
             },
             stats,
         ))
+    }
+}
+
+/// One boosting run over the rows marked `train` (the others weigh 0 throughout).
+struct Boosted {
+    rounds: Vec<Round>,
+    errors: Vec<f64>,
+    /// Each round's `bed` on every row, held-out ones included.
+    beds: Vec<Vec<f64>>,
+    stop: Option<Termination>,
+}
+
+impl OwlBoost {
+    /// The operator's atoms with `fuzzy_sets` sets per numeric property and their degrees
+    /// on the examples, and the budget that stopped the listing, if one did. Atoms come
+    /// from the examples (and their context) and what is reachable from them; labels are
+    /// not used, so a fold learns nothing of its test examples here.
+    fn atom_table(
+        &self,
+        oracle: &dyn MembershipOracle,
+        set: &IndividualSet,
+        among: &IndividualSet,
+        fuzzy_sets: usize,
+    ) -> Result<(AtomTable, Datatypes, Option<Termination>), LearnError> {
+        let p = BoostParams {
+            fuzzy_sets,
+            ..self.params.clone()
+        };
+        let eval = DegreeEvaluator::new(oracle, p.tnorm);
+        let mut datatypes = Datatypes::new();
+        let mut table = AtomTable {
+            atoms: Vec::new(),
+            degrees: Vec::new(),
+        };
+        let list = match atoms(oracle, among, &p, 0, &mut datatypes) {
+            Ok(list) => list,
+            Err(e) if e.budget_exhausted().is_some() => {
+                let stop = e.budget_exhausted().map(Termination::from);
+                return Ok((table, datatypes, stop));
+            }
+            Err(e) => return Err(e.into()),
+        };
+        for atom in list {
+            match eval.degrees_within(&atom, set, among) {
+                Ok(d) => {
+                    table.atoms.push(atom);
+                    table.degrees.push(d.into_iter().map(|(_, x)| x).collect());
+                }
+                Err(e) if e.budget_exhausted().is_some() => {
+                    let stop = e.budget_exhausted().map(Termination::from);
+                    return Ok((table, datatypes, stop));
+                }
+                Err(e) => return Err(e.into()),
+            }
+        }
+        Ok((table, datatypes, None))
+    }
+
+    fn boost<O: MembershipOracle + ?Sized>(
+        &self,
+        table: &AtomTable,
+        target: &[f64],
+        labels: &[f64],
+        train: &[bool],
+        clock: &RunClock<'_, O>,
+        tested: &mut u64,
+    ) -> Boosted {
+        let p = &self.params;
+        let n = target.len();
+        let share = 1.0 / train.iter().filter(|t| **t).count().max(1) as f64;
+        let mut weights: Vec<f64> = train.iter().map(|t| if *t { share } else { 0.0 }).collect();
+        let limits = WeakLimits {
+            theta: p.theta,
+            max_negative_share: p.max_negative_share,
+            max_axioms: p.max_axioms,
+            max_conjuncts: p.max_conjuncts,
+            cover_degree: p.cover_degree,
+        };
+        let mut out = Boosted {
+            rounds: Vec::new(),
+            errors: Vec::new(),
+            beds: Vec::new(),
+            stop: None,
+        };
+        while out.stop.is_none() && out.rounds.len() < p.rounds {
+            let view = WeightedView {
+                target,
+                weights: &weights,
+            };
+            let weak = wfoil(table, view, p.tnorm, limits, clock, tested);
+            if weak.hypothesis.axioms.is_empty() {
+                out.stop = Some(weak.stopped.unwrap_or(Termination::Exhausted));
+                break;
+            }
+            let bed = weak.hypothesis.bed(n);
+            let h: Vec<f64> = bed.iter().map(|b| transform(*b, p.cover_degree)).collect();
+            let eps = weighted_error(&h, labels, &weights);
+            let a = if self.algorithm == WFOIL_DL {
+                1.0
+            } else {
+                alpha(p.alpha, &h, labels, &weights)
+            };
+            // No better than chance: boosting it would not help (early stop); the weak
+            // learner alone keeps what it found.
+            if self.algorithm == OWL_BOOST && (eps >= 0.5 || a <= 0.0) {
+                out.stop = Some(Termination::NoImprovement);
+                break;
+            }
+            out.rounds.push(Round {
+                alpha: a,
+                axioms: weak.hypothesis.axioms,
+            });
+            out.errors.push(eps);
+            out.beds.push(bed);
+            reweight(&mut weights, a, &h, labels);
+            if let Some(why) = weak.stopped {
+                out.stop = Some(why);
+            } else if eps == 0.0 {
+                out.stop = Some(Termination::PerfectSolution);
+            } else if out.rounds.len() >= p.rounds {
+                out.stop = Some(Termination::Exhausted);
+            }
+        }
+        out
+    }
+
+    /// Held-out examples classified right per number of rounds, summed over `k` inner
+    /// folds ([`validation`]); `None` when a class has fewer than `k` examples or the
+    /// budget ran out.
+    fn validate<O: MembershipOracle + ?Sized>(
+        &self,
+        table: &AtomTable,
+        target: &[f64],
+        labels: &[f64],
+        k: usize,
+        clock: &RunClock<'_, O>,
+        tested: &mut u64,
+    ) -> Option<Vec<usize>> {
+        let parts = validation::inner_folds(labels, k)?;
+        let max = self.params.rounds;
+        let mut total = vec![0usize; max];
+        for held_out in &parts {
+            let mut train = vec![true; labels.len()];
+            for &r in held_out {
+                train[r] = false;
+            }
+            let run = self.boost(table, target, labels, &train, clock, tested);
+            if clock.exhausted(*tested).is_some() {
+                return None;
+            }
+            let right = validation::correct_per_prefix(
+                &run.rounds,
+                &run.beds,
+                self.params.cover_degree,
+                labels,
+                held_out,
+                max,
+            );
+            for (t, c) in total.iter_mut().zip(right) {
+                *t += c;
+            }
+        }
+        Some(total)
     }
 }
 

@@ -32,6 +32,7 @@ pub mod operator;
 mod params;
 pub mod reference;
 pub mod tnorm;
+pub mod validation;
 pub mod wfoil;
 
 pub use concept::FuzzyConcept;

@@ -53,6 +53,11 @@ pub struct BoostParams {
     /// leaves the positives still to cover, and a round votes for a only above τ (τ = 0 is
     /// the paper's reading and the default; see [`super::adaboost`]).
     pub cover_degree: f64,
+    /// Inner stratified folds of the training examples that choose how many of the rounds
+    /// to keep ([`super::validation`]); 0 (or fewer examples of a class than folds) keeps
+    /// them all. owl-boost only.
+    #[serde(default)]
+    pub validation_folds: usize,
 }
 
 impl Default for BoostParams {
@@ -70,6 +75,7 @@ impl Default for BoostParams {
             role_depth: 1,
             max_values: 12,
             cover_degree: 0.0,
+            validation_folds: 0,
         }
     }
 }
@@ -85,10 +91,13 @@ impl BoostParams {
         if self.rounds == 0 {
             return Err(LearnError::invalid("rounds", "must be at least 1"));
         }
-        if ![3, 5, 7].contains(&self.fuzzy_sets) {
+        if ![0, 3, 5, 7].contains(&self.fuzzy_sets) {
             return Err(LearnError::invalid(
                 "fuzzy_sets",
-                format!("must be 3, 5 or 7, not {}", self.fuzzy_sets),
+                format!(
+                    "must be 3, 5 or 7 (0: chosen among them by validation), not {}",
+                    self.fuzzy_sets
+                ),
             ));
         }
         for (name, v) in [
@@ -107,6 +116,12 @@ impl BoostParams {
             return Err(LearnError::invalid(
                 "cover_degree",
                 "must be below 1 (no degree is above 1)",
+            ));
+        }
+        if self.validation_folds == 1 {
+            return Err(LearnError::invalid(
+                "validation_folds",
+                "must be 0 (off) or at least 2",
             ));
         }
         if self.max_axioms == 0 || self.max_conjuncts == 0 {

@@ -130,7 +130,10 @@ pub fn wfoil<O: MembershipOracle + ?Sized>(
     tested: &mut u64,
 ) -> WeakRun {
     let n = view.target.len();
-    let mut pending: Vec<bool> = (0..n).map(|i| view.is_positive(i)).collect();
+    // Rows of weight 0 (held out by the inner validation) are never to cover.
+    let mut pending: Vec<bool> = (0..n)
+        .map(|i| view.is_positive(i) && view.weights[i] > 0.0)
+        .collect();
     let mut hypothesis = WeakHypothesis::default();
     let mut stopped = None;
     while pending.iter().any(|p| *p) && hypothesis.axioms.len() < limits.max_axioms {
