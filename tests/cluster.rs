@@ -2,7 +2,8 @@
 //! two clusters named by the separating class (with the KB's disjointness and without it);
 //! a seed fixes the tree, sampled medoids included; the JSON's concepts read back through
 //! `--concept`; the OWL output reads back through the loader; a saved model assigns every
-//! individual to the cluster it was trained in; bad parameters are refused clearly.
+//! individual to the cluster it was trained in; the disjointness evaluation scores tree and
+//! baseline by the same rules; bad parameters are refused clearly.
 
 mod common;
 
@@ -186,6 +187,85 @@ fn a_saved_model_puts_every_individual_in_its_training_cluster() {
             .unwrap();
         assert_eq!(m["label"], label.as_str());
     }
+}
+
+#[test]
+fn disjointness_proposals_follow_the_clusters_and_the_hierarchy() {
+    let out = cluster(&[
+        "--kb",
+        GROUPS,
+        "--individuals",
+        "Dog or Granite",
+        "--exclude-disjointness",
+        "--evaluate-disjointness",
+    ]);
+    let e = &out["evaluation"];
+    let pairs: Vec<(String, String, f64, String)> = e["class_disjointness"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            let name = |k: &str| {
+                p[k].as_str()
+                    .unwrap()
+                    .trim_matches(['<', '>'])
+                    .replace(EX, "")
+            };
+            (
+                name("left"),
+                name("right"),
+                p["confidence"].as_f64().unwrap(),
+                p["basis"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    // Animal, Dog vs Mineral, Granite, Pebble (Pebble through Granite and Mineral, its
+    // generalisations with instances); never Pebble–Granite or Pebble–Mineral.
+    let named: Vec<(&str, &str)> = pairs
+        .iter()
+        .map(|(a, b, c, basis)| {
+            assert_eq!((*c, basis.as_str()), (1.0, "clusters"), "{a}–{b}");
+            (a.as_str(), b.as_str())
+        })
+        .collect();
+    assert_eq!(
+        named,
+        [
+            ("Animal", "Granite"),
+            ("Animal", "Mineral"),
+            ("Animal", "Pebble"),
+            ("Dog", "Granite"),
+            ("Dog", "Mineral"),
+            ("Dog", "Pebble"),
+        ]
+    );
+    // All six are entailed by the asserted Animal–Mineral, which they recall.
+    let tct = &e["tct"];
+    assert_eq!(
+        (
+            &tct["proposed"],
+            &tct["correct"],
+            &tct["recall"],
+            &tct["contradicting"]
+        ),
+        (&6.into(), &6.into(), &1.0.into(), &0.into())
+    );
+    // The baseline adds the two pairs that make Pebble unsatisfiable, counted the same way.
+    let base = &e["baseline"];
+    assert_eq!(
+        (&base["proposed"], &base["correct"], &base["unsatisfiable"]),
+        (&8.into(), &6.into(), &2.into())
+    );
+    assert_eq!(e["baseline_consistent"]["proposed"], 6);
+    // The curve: one point per threshold, falling confidence, never fewer proposals.
+    let curve = e["curve"].as_array().unwrap();
+    let counts: Vec<u64> = curve
+        .iter()
+        .map(|c| c["proposed"].as_u64().unwrap())
+        .collect();
+    assert!(counts.windows(2).all(|w| w[0] <= w[1]), "{counts:?}");
+    let e = fails_with(&["cluster", "--kb", GROUPS, "--min-confidence", "2"]);
+    assert!(e.contains("--min-confidence"), "{e}");
 }
 
 #[test]

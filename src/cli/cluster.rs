@@ -20,7 +20,7 @@ use super::learner::cancel_flag;
 use super::print_json;
 use crate::KnowledgeBase;
 use crate::concept::{Concept, Iri, to_manchester_full};
-use crate::learn::cluster::evaluate::{self, Baseline, DisjointnessScore};
+use crate::learn::cluster::evaluate::{self, Baseline, Basis, DisjointnessScore, Proposal};
 use crate::learn::cluster::{
     AxiomPair, ClusterParams, ClusterRun, CommitteeSource, Metric, Sampling, TreeNode,
     UnknownValue, cluster_name, disjointness, fit, subsumptions,
@@ -77,11 +77,12 @@ pub struct ClusterArgs {
     /// The projection of an unknown membership.
     #[arg(long, value_enum, default_value_t)]
     pub unknown: UnknownArg,
-    /// Most levels below the root.
-    #[arg(long, value_name = "N", default_value_t = 4)]
+    /// Most levels below the root (a bound on recursion: branches end below ν or when no
+    /// test separates their individuals).
+    #[arg(long, value_name = "N", default_value_t = 32)]
     pub max_depth: usize,
     /// Smallest cluster a split may leave.
-    #[arg(long, value_name = "N", default_value_t = 2)]
+    #[arg(long, value_name = "N", default_value_t = 1)]
     pub min_cluster_size: usize,
     /// Candidate tests: refinements of a node's concept at most this much longer.
     #[arg(long, value_name = "N", default_value_t = 3)]
@@ -120,6 +121,12 @@ pub struct ClusterArgs {
     /// the no-shared-instance baseline; report the mean silhouette, time and queries.
     #[arg(long)]
     pub evaluate_disjointness: bool,
+    /// With --evaluate-disjointness: propose the class pairs whose confidence is at least
+    /// this (1 = instances in different clusters only; ½ adds the pairs the clusters
+    /// cannot judge, where a class has no instance; 0 = every pair with no shared instance
+    /// that the hierarchy allows).
+    #[arg(long, value_name = "X", default_value_t = 0.5)]
+    pub min_confidence: f64,
     /// One JSON document on stdout.
     #[arg(long)]
     pub json: bool,
@@ -146,13 +153,37 @@ struct SubsumptionJson {
 }
 
 #[derive(Serialize)]
+struct ClassPairJson {
+    left: String,
+    right: String,
+    #[serde(flatten)]
+    proposal: Proposal,
+}
+
+#[derive(Serialize)]
+struct CurvePoint {
+    min_confidence: f64,
+    #[serde(flatten)]
+    score: DisjointnessScore,
+}
+
+#[derive(Serialize)]
 struct Evaluation {
     silhouette: Option<f64>,
-    /// Class pairs the clusters imply disjoint.
-    class_disjointness: Vec<PairJson>,
+    min_confidence: f64,
+    /// Class pairs the clusters propose disjoint (at least `min_confidence`), best first.
+    class_disjointness: Vec<ClassPairJson>,
+    /// The proposals at `min_confidence`.
     tct: DisjointnessScore,
+    /// Those of them the clusters support (not presumed).
+    tct_clusters_only: DisjointnessScore,
+    /// Precision and recall as the confidence threshold falls.
+    curve: Vec<CurvePoint>,
     baseline: DisjointnessScore,
     baseline_populated: DisjointnessScore,
+    /// The baseline without the pairs the class hierarchy makes unsatisfiable (the same
+    /// filter the tree's proposals pass): what the clusters add beyond it.
+    baseline_consistent: DisjointnessScore,
     /// Queries and time the evaluation itself took (class instances, silhouette).
     queries: u64,
     elapsed_ms: u64,
@@ -174,6 +205,12 @@ struct Output {
 }
 
 fn params(args: &ClusterArgs) -> anyhow::Result<ClusterParams> {
+    if !(0.0..=1.0).contains(&args.min_confidence) {
+        bail!(
+            "--min-confidence must be between 0 and 1, not {}",
+            args.min_confidence
+        );
+    }
     let p = ClusterParams {
         p: args.p,
         stop_distance: args.stop_distance,
@@ -336,7 +373,13 @@ pub fn run(args: ClusterArgs) -> anyhow::Result<()> {
         write_owl(path, &disjoint, &subsumed)?;
     }
     let evaluation = if args.evaluate_disjointness {
-        Some(evaluate_run(&kb, &run, &individuals, &params)?)
+        Some(evaluate_run(
+            &kb,
+            &run,
+            &individuals,
+            &params,
+            args.min_confidence,
+        )?)
     } else {
         None
     };
@@ -416,6 +459,9 @@ fn clusters_json(root: &TreeNode) -> Vec<ClusterJson> {
         .collect()
 }
 
+/// The confidence thresholds of the precision/recall curve.
+const CURVE: [f64; 7] = [1.0, 0.9, 0.75, 0.6, 0.5, 0.25, 0.0];
+
 /// Disjointness figures (see [`evaluate`]) and the silhouette. Class instances are read
 /// with the KB's full oracle over its universe (for the consistency check); proposals and
 /// the baseline see only the clustered individuals.
@@ -424,6 +470,7 @@ fn evaluate_run(
     run: &ClusterRun,
     individuals: &IndividualSet,
     params: &ClusterParams,
+    min_confidence: f64,
 ) -> anyhow::Result<Evaluation> {
     let started = Instant::now();
     let before = kb.oracle().stats().queries_sent;
@@ -434,7 +481,25 @@ fn evaluate_run(
         .iter()
         .map(|(c, s)| (c.clone(), s.intersection(individuals)))
         .collect();
-    let proposed = evaluate::from_clusters(&run.assignment, &clustered);
+    let proposals = evaluate::tree_proposals(&run.assignment, &clustered, sig);
+    let proposed = evaluate::at_least(&proposals, min_confidence);
+    let supported: std::collections::BTreeSet<_> = proposed
+        .iter()
+        .filter(|p| matches!(proposals[*p].basis, Basis::Clusters { .. }))
+        .cloned()
+        .collect();
+    let curve = CURVE
+        .iter()
+        .map(|&t| CurvePoint {
+            min_confidence: t,
+            score: evaluate::score(&evaluate::at_least(&proposals, t), sig, &in_kb),
+        })
+        .collect();
+    let mut listed: Vec<(&(Iri, Iri), &Proposal)> = proposals
+        .iter()
+        .filter(|(k, _)| proposed.contains(*k))
+        .collect();
+    listed.sort_by(|(ka, a), (kb, b)| b.confidence.total_cmp(&a.confidence).then(ka.cmp(kb)));
     let clusters: Vec<usize> = run.assignment.iter().map(|(_, k)| *k).collect();
     let silhouette = evaluate::silhouette(
         &run.projections,
@@ -445,15 +510,27 @@ fn evaluate_run(
     );
     Ok(Evaluation {
         silhouette,
-        class_disjointness: proposed
-            .iter()
-            .map(|(a, b)| PairJson {
+        min_confidence,
+        class_disjointness: listed
+            .into_iter()
+            .map(|((a, b), p)| ClassPairJson {
                 left: format!("<{}>", a.as_str()),
                 right: format!("<{}>", b.as_str()),
+                proposal: p.clone(),
             })
             .collect(),
         tct: evaluate::score(&proposed, sig, &in_kb),
+        tct_clusters_only: evaluate::score(&supported, sig, &in_kb),
+        curve,
         baseline: evaluate::score(&evaluate::baseline(&clustered, Baseline::All), sig, &in_kb),
+        baseline_consistent: evaluate::score(
+            &evaluate::consistent_with_hierarchy(
+                evaluate::baseline(&clustered, Baseline::All),
+                sig,
+            ),
+            sig,
+            &in_kb,
+        ),
         baseline_populated: evaluate::score(
             &evaluate::baseline(&clustered, Baseline::Populated),
             sig,
@@ -530,11 +607,27 @@ fn print_text(
             Some(v) => outln!("mean silhouette (d_p): {v:.4}"),
             None => outln!("mean silhouette (d_p): undefined (one cluster)"),
         }
+        let tct = format!("tct (confidence ≥ {})", e.min_confidence);
+        let curve: Vec<(String, &DisjointnessScore)> = e
+            .curve
+            .iter()
+            .map(|c| {
+                (
+                    format!("  curve: confidence ≥ {}", c.min_confidence),
+                    &c.score,
+                )
+            })
+            .collect();
         for (name, s) in [
-            ("tct", &e.tct),
+            (tct.as_str(), &e.tct),
+            ("tct, supported by the clusters", &e.tct_clusters_only),
             ("baseline", &e.baseline),
             ("baseline (populated classes)", &e.baseline_populated),
-        ] {
+            ("baseline (hierarchy-consistent)", &e.baseline_consistent),
+        ]
+        .into_iter()
+        .chain(curve.iter().map(|(n, s)| (n.as_str(), *s)))
+        {
             outln!(
                 "{name}: {} proposed, precision {}, recall {} ({} of {} asserted), {} contradicting ({} inconsistent, {} unsatisfiable)",
                 s.proposed,

@@ -55,7 +55,8 @@ pub struct ClusterParams {
     /// side's medoid are moved to it (a multiple of the node's spread, ≥ 0).
     pub reassign_distance: f64,
     pub unknown: UnknownValue,
-    /// Most levels below the root.
+    /// Most levels below the root: a bound on recursion, not the stopping rule (a branch
+    /// ends below ν or when no test separates its individuals).
     pub max_depth: usize,
     /// A node with fewer individuals than twice this is a leaf; a split leaving a side
     /// smaller than this is not taken.
@@ -76,8 +77,8 @@ impl Default for ClusterParams {
             stop_distance: 0.5,
             reassign_distance: 1.0,
             unknown: UnknownValue::Uniform,
-            max_depth: 4,
-            min_cluster_size: 2,
+            max_depth: 32,
+            min_cluster_size: 1,
             refinement_length: 3,
             max_candidates: 200,
             sampling: Sampling::default(),
