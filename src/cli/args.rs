@@ -202,6 +202,9 @@ pub struct EvaluateArgs {
     pub semantics: Option<SemanticsArg>,
     #[arg(long)]
     pub json: bool,
+    /// With a multi-class model: the class column of a TSV file of labelled examples.
+    #[arg(long, value_name = "NAME", requires = "model")]
+    pub label_column: Option<String>,
 }
 
 /// Options of `--algorithm tbc`.
