@@ -586,3 +586,150 @@ fn conf_learner_settings_are_defaults_that_flags_override() {
     assert!(stderr.contains(&expected), "{stderr}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A saved multi-class model: `evaluate` gives the measures `learn --test` gives on the
+/// same examples; a binary problem file, `--label-column` with a binary model, and
+/// `export` / `enrich` of a multi-class model are refused with what to do instead.
+#[test]
+fn saved_multiclass_model_evaluates_and_export_enrich_refuse_it() {
+    let dir = std::env::temp_dir().join(format!("oxilearn-mc-eval-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let model = dir.join("zoo.json");
+    let model = model.to_str().expect("utf-8 path");
+    let learned = zoo_learn(&[
+        "--combine",
+        "mrl",
+        "--test",
+        ZOO_TEST,
+        "--save-model",
+        model,
+    ]);
+    let evaluated = json(&[
+        "evaluate",
+        "--kb",
+        ZOO,
+        "--problems",
+        ZOO_TEST,
+        "--label-column",
+        "class",
+        "--model",
+        model,
+        "--json",
+    ]);
+    assert_eq!(evaluated["algorithm"], "multiclass");
+    assert_eq!(evaluated["combine"], "mrl");
+    let test = &learned[0]["test"];
+    for key in [
+        "accuracy",
+        "multi_model_accuracy",
+        "average_recall",
+        "weighted_auc",
+        "confusion",
+        "default_rule_share",
+    ] {
+        assert_eq!(
+            evaluated[key], test[key],
+            "{key}: {evaluated} against {test}"
+        );
+    }
+    assert_eq!(evaluated["accuracy"], 0.875);
+    assert_eq!(evaluated["examples"]["mammal"], 2);
+    // The text form prints the confusion too.
+    let out = oxilearn(&[
+        "evaluate",
+        "--kb",
+        ZOO,
+        "--problems",
+        ZOO_TEST,
+        "--label-column",
+        "class",
+        "--model",
+        model,
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        text.contains("accuracy 0.8750") && text.contains("mammal"),
+        "{text}"
+    );
+    // A binary problem has no labels the model knows.
+    let binary = dir.join("binary.json");
+    std::fs::write(
+        &binary,
+        r#"{"problems": {"birds": {"positive_examples": ["http://example.org/zoo#eagle"],
+            "negative_examples": ["http://example.org/zoo#cat"]}}}"#,
+    )
+    .expect("write");
+    let e = fails_with(&[
+        "evaluate",
+        "--kb",
+        ZOO,
+        "--problems",
+        binary.to_str().expect("utf-8"),
+        "--model",
+        model,
+    ]);
+    assert!(
+        e.contains("binary.json is a binary problem") && e.contains("bird, fish, mammal, reptile"),
+        "{e}"
+    );
+    // --label-column belongs to multi-class models.
+    let celoe = dir.join("father.json");
+    let celoe = celoe.to_str().expect("utf-8 path");
+    json(&[
+        "learn",
+        "--kb",
+        FAMILY,
+        "--problems",
+        PROBLEMS,
+        "--problem",
+        "Father",
+        "--max-tests",
+        "500",
+        "--quiet",
+        "--json",
+        "--save-model",
+        celoe,
+    ]);
+    let e = fails_with(&[
+        "evaluate",
+        "--kb",
+        FAMILY,
+        "--problems",
+        PROBLEMS,
+        "--model",
+        celoe,
+        "--label-column",
+        "class",
+    ]);
+    assert!(
+        e.contains("--label-column") && e.contains("celoe model"),
+        "{e}"
+    );
+    // export and enrich say what the model is and what to use, without needing a KB.
+    let e = fails_with(&["export", "--model", model]);
+    assert!(
+        e.contains("is a multi-class model") && e.contains("export writes one class expression"),
+        "{e}"
+    );
+    assert!(e.contains("oxilearn predict --kb KB --model"), "{e}");
+    let e = fails_with(&[
+        "enrich",
+        "--kb",
+        ZOO,
+        "--model",
+        model,
+        "--graph",
+        "http://example.org/g",
+        "--dry-run",
+    ]);
+    assert!(
+        e.contains("is a multi-class model") && e.contains("enrich types the predicted members"),
+        "{e}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -193,7 +193,8 @@ pub struct EvaluateArgs {
     )]
     pub concept: Option<String>,
     /// A saved model (`learn --save-model`) to score instead of a concept: F1, accuracy, and
-    /// AUC-PR/AUC-ROC for scored models.
+    /// AUC-PR/AUC-ROC for scored models; a multi-class model gets the multi-class measures
+    /// of `learn --test` on labelled examples.
     #[arg(long, value_name = "FILE")]
     pub model: Option<PathBuf>,
     /// Membership semantics: closed for a concept by default; with --model, the model's
@@ -202,6 +203,9 @@ pub struct EvaluateArgs {
     pub semantics: Option<SemanticsArg>,
     #[arg(long)]
     pub json: bool,
+    /// With a multi-class model: the class column of a TSV file of labelled examples.
+    #[arg(long, value_name = "NAME", requires = "model")]
+    pub label_column: Option<String>,
 }
 
 /// Options of `--algorithm tbc`.

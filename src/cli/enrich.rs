@@ -52,6 +52,12 @@ struct Summary {
 
 pub fn run(args: EnrichArgs) -> anyhow::Result<()> {
     let started = Instant::now();
+    model_file::refuse_multiclass(
+        &args.model,
+        "enrich",
+        "types the predicted members of one class (--target-class), and the labels of a \
+         multi-class model are names, not class IRIs",
+    )?;
     let graph = NamedNode::new(&args.target_graph)
         .with_context(|| format!("--graph {}: expected an absolute IRI", args.target_graph))?;
     if let Some(t) = args.threshold

@@ -154,6 +154,18 @@ fn evaluate_model(
 }
 
 fn run_model(args: &EvaluateArgs, path: &std::path::Path) -> anyhow::Result<()> {
+    let algorithm = model_file::algorithm_of(path)?;
+    if algorithm.as_deref() == Some(crate::learn::multiclass::ALGORITHM) {
+        return super::evaluate_multiclass::run(args, path);
+    }
+    if args.label_column.is_some() {
+        anyhow::bail!(
+            "--label-column reads labelled examples for a multi-class model; {} is a {} model, \
+             scored on positive and negative examples",
+            path.display(),
+            algorithm.as_deref().unwrap_or("binary")
+        );
+    }
     let problems = load_selected(&args.problems, &args.problem)?;
     let scope = kb_source::learning_scope(&args.kb, &problems, false);
     let kb = kb_source::open_kb(&args.kb, fallback_kb(&problems), scope)?;

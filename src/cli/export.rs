@@ -13,6 +13,13 @@ use crate::enrich::file::write_atomically;
 use crate::oracle::IndividualScope;
 
 pub fn run(args: ExportArgs) -> anyhow::Result<()> {
+    model_file::refuse_multiclass(
+        &args.model,
+        "export",
+        "writes one class expression's definition, and a rule of a combined model is no \
+         axiom of its class (under MRL an earlier rule of another class may decide; under \
+         MRSI, MRSU and CN2 the firing rules' coverages do)",
+    )?;
     // The model names only schema entities: the schema is all that needs reading.
     let kb = kb_source::open_kb(&args.kb, None, IndividualScope::Schema)?;
     let (loaded, text) = model_file::load_with_text(&args.model, &kb)?;

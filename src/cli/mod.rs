@@ -20,6 +20,7 @@ mod conf_defaults;
 mod cv;
 mod enrich;
 mod evaluate;
+mod evaluate_multiclass;
 mod export;
 mod generate;
 mod instances;

@@ -74,7 +74,7 @@ fn open(
 
 /// The examples of `problem` as (individual, class) over the KB; every IRI that is not an
 /// individual of the KB is reported at once.
-fn labelled(
+pub(super) fn labelled(
     kb: &KnowledgeBase,
     problem: &MultiClassProblem,
 ) -> anyhow::Result<Vec<(IndividualId, usize)>> {
@@ -112,7 +112,7 @@ fn evaluate(
     Ok((score(model.classes(), &outcomes), outcomes))
 }
 
-fn outcomes(
+pub(super) fn outcomes(
     kb: &KnowledgeBase,
     model: &MultiClassModel,
     examples: &[(IndividualId, usize)],

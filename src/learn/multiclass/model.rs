@@ -255,6 +255,17 @@ impl ModelLoader for MultiClassModelLoader {
         body: &serde_json::Value,
         vocabulary: &Vocabulary,
     ) -> Result<Box<dyn Model>, LearnError> {
+        Ok(Box::new(MultiClassModel::from_body(body, vocabulary)?))
+    }
+}
+
+impl MultiClassModel {
+    /// The model of a saved document's body (`model`), for the commands that need its
+    /// rules and classes, not only its predictions (`evaluate`'s multi-class measures).
+    pub fn from_body(
+        body: &serde_json::Value,
+        vocabulary: &Vocabulary,
+    ) -> Result<MultiClassModel, LearnError> {
         let bad = |m: String| LearnError::ModelFormat(format!("multiclass model: {m}"));
         let b: Body = serde_json::from_value(body.clone()).map_err(|e| bad(e.to_string()))?;
         let semantics = match b.semantics.as_str() {
@@ -302,8 +313,6 @@ impl ModelLoader for MultiClassModelLoader {
             labels: b.labels,
             rules,
         };
-        Ok(Box::new(MultiClassModel::new(
-            table, b.combine, b.seed, semantics,
-        )))
+        Ok(MultiClassModel::new(table, b.combine, b.seed, semantics))
     }
 }
