@@ -12,9 +12,7 @@ const FAMILY: &str = "fixtures/family/family.ttl";
 const PROBLEMS: &str = "fixtures/family/problems.json";
 
 fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("oxilearn-cli-forest-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
+    common::temp_path("cli-forest", name)
 }
 
 #[test]

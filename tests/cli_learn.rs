@@ -347,3 +347,260 @@ fn owl_boost_refuses_the_open_world_with_the_reason() {
     assert!(e.contains("closed-world semantics only"), "{e}");
     assert!(e.contains("unknown rather than degree 0"), "{e}");
 }
+
+const ZOO: &str = "fixtures/multiclass/zoo.ttl";
+const ZOO_TRAIN: &str = "fixtures/multiclass/zoo-train.tsv";
+const ZOO_TEST: &str = "fixtures/multiclass/zoo-test.tsv";
+
+fn zoo_learn(extra: &[&str]) -> serde_json::Value {
+    let mut args = vec![
+        "learn",
+        "--algorithm",
+        "multiclass",
+        "--kb",
+        ZOO,
+        "--problems",
+        ZOO_TRAIN,
+        "--label-column",
+        "class",
+        "--quiet",
+        "--json",
+    ];
+    args.extend_from_slice(extra);
+    json(&args)
+}
+
+#[test]
+fn multiclass_train_test_split_runs_end_to_end() {
+    let v = zoo_learn(&["--test", ZOO_TEST, "--combine", "mrl"]);
+    let r = &v[0];
+    assert_eq!(r["algorithm"], "multiclass");
+    assert_eq!(r["combine"], "mrl");
+    assert_eq!(
+        r["classes"],
+        serde_json::json!(["bird", "fish", "mammal", "reptile"])
+    );
+    // Every class gets at least one rule, and on the training animals the theory is exact.
+    let rules = r["rules"].as_array().expect("rules");
+    for class in ["bird", "fish", "mammal", "reptile"] {
+        assert!(
+            rules.iter().any(|x| x["class"] == class),
+            "{class}: {rules:?}"
+        );
+    }
+    assert_eq!(r["train"]["accuracy"], 1.0, "{r}");
+    let test = &r["test"];
+    for key in [
+        "accuracy",
+        "multi_model_accuracy",
+        "average_recall",
+        "weighted_auc",
+    ] {
+        assert!(test[key].is_number(), "test.{key} in {test}");
+    }
+    // Eight held-out animals, two per class; only the whale (no fur, no gills, in the
+    // water) has nothing a mammal rule can see.
+    let m = &test["confusion"]["matrix"];
+    let rows: Vec<Vec<u64>> = serde_json::from_value(m.clone()).expect("matrix");
+    assert!(rows.iter().all(|row| row.iter().sum::<u64>() == 2), "{m}");
+    let diagonal: u64 = (0..4).map(|i| rows[i][i]).sum();
+    assert_eq!(diagonal, 7, "{m}");
+    assert_eq!(test["accuracy"], 0.875);
+    assert_eq!(rows[2][2], 1, "one mammal (the whale) is missed: {m}");
+}
+
+#[test]
+fn multiclass_runs_are_deterministic_and_models_save_and_predict() {
+    let a = zoo_learn(&["--combine", "mrl", "--test", ZOO_TEST]);
+    let b = zoo_learn(&["--combine", "mrl", "--test", ZOO_TEST]);
+    assert_eq!(a[0]["rules"], b[0]["rules"]);
+    assert_eq!(a[0]["test"], b[0]["test"]);
+    let dir = std::env::temp_dir().join(format!("oxilearn-mc-model-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let model = dir.join("zoo.json");
+    let model = model.to_str().expect("utf-8 path");
+    zoo_learn(&["--combine", "mrsu", "--save-model", model]);
+    let p = json(&[
+        "predict",
+        "--kb",
+        ZOO,
+        "--model",
+        model,
+        "--class",
+        "Feathers or Gills",
+        "--json",
+    ]);
+    let labels: std::collections::BTreeMap<String, String> = p["predictions"]
+        .as_array()
+        .expect("predictions")
+        .iter()
+        .map(|x| {
+            (
+                x["individual"].as_str().expect("iri").to_owned(),
+                x["label"].as_str().expect("a label").to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(labels.len(), 12, "{labels:?}");
+    assert_eq!(labels["http://example.org/zoo#ostrich"], "bird");
+    assert_eq!(labels["http://example.org/zoo#eel"], "fish");
+    assert!(p["predictions"][0]["distribution"].is_array());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn multiclass_cv_reports_mean_sd_and_folds_per_measure() {
+    let v = json(&[
+        "cv",
+        "--algorithm",
+        "multiclass",
+        "--kb",
+        ZOO,
+        "--problems",
+        ZOO_TRAIN,
+        "--label-column",
+        "class",
+        "--folds",
+        "4",
+        "--quiet",
+        "--json",
+    ]);
+    let r = &v[0];
+    assert_eq!(r["folds_completed"], 4);
+    for key in ["accuracy", "multi_model_accuracy", "average_recall"] {
+        let folds = r[key]["folds"].as_array().expect("folds");
+        assert_eq!(folds.len(), 4, "{key}");
+        let mean = folds
+            .iter()
+            .map(|x| x.as_f64().expect("number"))
+            .sum::<f64>()
+            / 4.0;
+        assert!((r[key]["mean"].as_f64().expect("mean") - mean).abs() < 1e-12);
+        assert!(r[key]["sd"].is_number());
+    }
+    // Per-class stratification: each fold tests one animal of each class.
+    let total: u64 = r["confusion"]["matrix"]
+        .as_array()
+        .expect("matrix")
+        .iter()
+        .flat_map(|row| {
+            row.as_array()
+                .expect("row")
+                .iter()
+                .map(|x| x.as_u64().unwrap_or(0))
+        })
+        .sum();
+    assert_eq!(total, 16);
+}
+
+#[test]
+fn multiclass_input_errors_name_the_file_and_flags_of_others_are_refused() {
+    let dir = std::env::temp_dir().join(format!("oxilearn-mc-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let bad = dir.join("test.tsv");
+    std::fs::write(
+        &bad,
+        "individual\tclass\nhttp://example.org/zoo#cat\tdragon\n",
+    )
+    .expect("write");
+    let e = fails_with(&[
+        "learn",
+        "--algorithm",
+        "multiclass",
+        "--kb",
+        ZOO,
+        "--problems",
+        ZOO_TRAIN,
+        "--label-column",
+        "class",
+        "--test",
+        bad.to_str().expect("utf-8"),
+        "--quiet",
+    ]);
+    assert!(e.contains("test.tsv") && e.contains("dragon"), "{e}");
+    let e = fails_with(&[
+        "learn",
+        "--kb",
+        ZOO,
+        "--problems",
+        "fixtures/family/problems.json",
+        "--combine",
+        "mrl",
+    ]);
+    assert!(e.contains("--combine"), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `.conf` learner settings are defaults: flags given win, what is not understood or not
+/// used by the learner is reported with its file and line.
+#[test]
+fn conf_learner_settings_are_defaults_that_flags_override() {
+    let dir = std::env::temp_dir().join(format!("oxilearn-conf-defaults-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let kb = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(FAMILY);
+    let fixture = std::fs::read_to_string("fixtures/family/family.conf").unwrap();
+    let conf = fixture
+        .replace("\"family.ttl\"", &format!("{:?}", kb.display().to_string()))
+        .replace(
+            "alg.maxExecutionTimeInSeconds = 10\n",
+            "alg.maxExecutionTimeInSeconds = 10\nalg.noisePercentage = 10\n\
+             alg.maxNrOfResults = 2\nalg.writeSearchTree = false\n\
+             h.expansionPenaltyFactor = 0.05\nop.useNegation = false\n",
+        );
+    let conf_path = dir.join("father.conf");
+    std::fs::write(&conf_path, &conf).unwrap();
+    let line_of = |key: &str| conf.lines().position(|l| l.starts_with(key)).unwrap() + 1;
+    let model = dir.join("model.json");
+    let out = oxilearn(&[
+        "learn",
+        "--problems",
+        conf_path.to_str().unwrap(),
+        "--noise",
+        "20",
+        "--max-tests",
+        "3000",
+        "--quiet",
+        "--json",
+        "--save-model",
+        model.to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let expected = format!(
+        "{}:{}: alg.writeSearchTree: not understood, ignored",
+        conf_path.display(),
+        line_of("alg.writeSearchTree")
+    );
+    assert!(stderr.contains(&expected), "{stderr}");
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&model).unwrap()).unwrap();
+    let p = &doc["parameters"];
+    // The flag wins over alg.noisePercentage; the others come from the file.
+    assert_eq!(p["noise_percentage"], 20.0, "{p}");
+    assert_eq!(p["max_results"], 2, "{p}");
+    assert_eq!(p["heuristic"]["expansion_penalty_factor"], 0.05, "{p}");
+    let learned: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    for s in learned[0]["solutions"].as_array().unwrap() {
+        assert!(!s["manchester"].as_str().unwrap().contains("not "), "{s}");
+    }
+    // A setting the learner does not use is named with its line.
+    let tbc = oxilearn(&[
+        "learn",
+        "--problems",
+        conf_path.to_str().unwrap(),
+        "--algorithm",
+        "tbc",
+        "--max-tests",
+        "200",
+        "--quiet",
+        "--json",
+    ]);
+    let stderr = String::from_utf8_lossy(&tbc.stderr);
+    let expected = format!(
+        "{}:{}: alg.noisePercentage: not used by --algorithm tbc, ignored",
+        conf_path.display(),
+        line_of("alg.noisePercentage")
+    );
+    assert!(stderr.contains(&expected), "{stderr}");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -8,7 +8,7 @@ mod common;
 
 use std::path::PathBuf;
 
-use common::cli_run::{fails_with, json, oxilearn};
+use common::cli_run::{fails_with, json, learn_family_model, oxilearn};
 
 const FAMILY: &str = "fixtures/family/family.ttl";
 const PROBLEMS: &str = "fixtures/family/problems.json";
@@ -16,28 +16,12 @@ const SHAPES: &str = "fixtures/tbc/shapes.ttl";
 const SHAPES_PROBLEMS: &str = "fixtures/tbc/problems.json";
 
 fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("oxilearn-cli-predict-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
+    common::temp_path("cli-predict", name)
 }
 
 /// `learn` CELOE on family Uncle (5,000 tests), saving the model to `path`; the JSON.
 fn learn_uncle_saving_to(path: &str) -> serde_json::Value {
-    json(&[
-        "learn",
-        "--kb",
-        FAMILY,
-        "--problems",
-        PROBLEMS,
-        "--problem",
-        "Uncle",
-        "--max-tests",
-        "5000",
-        "--quiet",
-        "--json",
-        "--save-model",
-        path,
-    ])
+    learn_family_model("Uncle", std::path::Path::new(path))
 }
 
 #[test]

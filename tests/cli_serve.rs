@@ -18,7 +18,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use common::cli_run::json;
+use common::cli_run::{json, learn_family_model};
 use serde_json::Value;
 
 const FAMILY: &str = "fixtures/family/family.ttl";
@@ -169,28 +169,12 @@ fn encode(text: &str) -> String {
 }
 
 fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("oxilearn-cli-serve-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
+    common::temp_path("cli-serve", name)
 }
 
 /// Learns the family Uncle model with CELOE (5,000 tests) and saves it to `path`.
 fn save_uncle_model(path: &str) {
-    json(&[
-        "learn",
-        "--kb",
-        FAMILY,
-        "--problems",
-        PROBLEMS,
-        "--problem",
-        "Uncle",
-        "--max-tests",
-        "5000",
-        "--quiet",
-        "--json",
-        "--save-model",
-        path,
-    ]);
+    learn_family_model("Uncle", std::path::Path::new(path));
 }
 
 /// The `?x` values of SPARQL JSON results.

@@ -9,7 +9,7 @@ mod common;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use common::cli_run::{fails_with, json, oxilearn};
+use common::cli_run::{fails_with, json, learn_family_model, oxilearn};
 use oxigraph::model::vocab::rdf;
 use oxigraph::model::{GraphNameRef, NamedNode, NamedNodeRef, Term};
 use oxigraph::store::Store;
@@ -20,9 +20,7 @@ const GRAPH: &str = "http://example.org/predictions";
 const UNCLE: &str = "http://example.org/Uncle";
 
 fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("oxilearn-enrich-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
+    common::temp_path("enrich", name)
 }
 
 /// The family Uncle CELOE model, learned once per test binary run.
@@ -31,21 +29,7 @@ fn uncle_model() -> PathBuf {
     MODEL
         .get_or_init(|| {
             let path = temp("uncle.json");
-            json(&[
-                "learn",
-                "--kb",
-                FAMILY,
-                "--problems",
-                PROBLEMS,
-                "--problem",
-                "Uncle",
-                "--max-tests",
-                "5000",
-                "--quiet",
-                "--json",
-                "--save-model",
-                path.to_str().unwrap(),
-            ]);
+            learn_family_model("Uncle", &path);
             path
         })
         .clone()

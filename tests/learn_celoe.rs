@@ -376,6 +376,8 @@ fn aunt_uncle_and_cousin_are_defined_exactly_with_the_defaults() {
             run.stats
         );
         assert!(length(&best.concept) >= 9, "{name}: {:?}", best.concept);
+        // A perfect solution is returned as found, without a validation split.
+        assert!(run.stats.details.get("validation").is_none(), "{name}");
         assert!(
             run.stats.details["penalty_halvings"].as_u64().unwrap() >= 1,
             "{name}: {:?}",
@@ -620,4 +622,53 @@ fn has_value_candidates_are_frequent_successors_and_define_a_birthplace() {
         best.concept,
         parse("hasBirthPlace value london", &kb.vocabulary).unwrap()
     );
+}
+
+/// Without a perfect solution, a validation split chooses the returned expression's length
+/// (`celoe::select`): the first solution is the best on all training examples among those
+/// no longer than the validated length, the best training quality is no higher than without
+/// the selection, and with a test budget the choice is deterministic. Family Father with
+/// three labels swapped each way has no perfect solution.
+#[test]
+fn an_imperfect_search_returns_the_best_expression_of_the_validated_length() {
+    let Some(dir) = shared_dataset("family") else {
+        return;
+    };
+    let kb = kb(&[dir.join("family-benchmark_rich_background.owl")]);
+    let mut p = problem(&dir.join("lps.json"), "Father");
+    let (to_neg, to_pos): (Vec<String>, Vec<String>) = (
+        p.positives.drain(..3).collect(),
+        p.negatives.drain(..3).collect(),
+    );
+    p.positives.extend(to_pos);
+    p.negatives.extend(to_neg);
+    let ex = examples(&kb, &p);
+    let run = learn(&kb, &ex, budget(20_000));
+    let v = &run.stats.details["validation"];
+    let validated = v["length"].as_u64().expect("a validated length") as usize;
+    let best = run.model.best().unwrap();
+    assert!(best.quality < 1.0);
+    assert!(length(&best.concept) <= validated, "{best:?} {v}");
+    for s in &run.model.solutions[1..] {
+        if length(&s.concept) <= length(&best.concept) {
+            assert!(s.quality <= best.quality + 1e-12, "{s:?} beats {best:?}");
+        }
+    }
+    assert_eq!(run.stats.concepts_tested, 20_000);
+    let plain = learn(
+        &kb,
+        &ex,
+        with(
+            20_000,
+            CeloeParams {
+                validation: None,
+                ..CeloeParams::default()
+            },
+        ),
+    );
+    assert!(plain.stats.details.get("validation").is_none());
+    let top = plain.model.best().unwrap().quality;
+    assert!(top >= best.quality, "{top} < {}", best.quality);
+    let again = learn(&kb, &ex, budget(20_000));
+    assert_eq!(again.model.best(), run.model.best());
 }

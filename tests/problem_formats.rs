@@ -6,7 +6,9 @@ mod datasets;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use oxilearn::problem::{LearningProblem, ProblemError, check_examples, load_problems, select};
+use oxilearn::problem::{
+    LearningProblem, ProblemError, check_examples, load_multiclass, load_problems, select,
+};
 
 const P: &str = "http://example.org/p#";
 const FAM: &str = "http://example.org/fam#";
@@ -344,4 +346,44 @@ fn real_examples_are_in_their_kbs() {
             }
         }
     }
+}
+
+/// The shared multi-class data sets: a folder of one `.conf` per class (lymphography, with
+/// its ignored target classes) and SML-Bench's `lp/<class>/` (animals).
+#[test]
+fn real_multi_class_problems() {
+    let Some(dir) = datasets::datasets_or_skip("") else {
+        return;
+    };
+    let l = load_multiclass(&dir.join("lymphography"), None).expect("lymphography");
+    assert_eq!(l.len(), 1);
+    let l = &l[0];
+    assert_eq!(l.classes, ["Class1", "Class2", "Class3", "Class4"]);
+    let sizes: Vec<usize> = (0..4).map(|c| l.members(c).len()).collect();
+    assert_eq!(sizes, [2, 81, 61, 4]);
+    assert_eq!(l.examples.len(), 148);
+    assert_eq!(l.ignored_classes.len(), 4);
+    assert!(
+        l.ignored_classes
+            .iter()
+            .all(|c| c.starts_with("http://www.example.org/lymphography#Target"))
+    );
+    assert!(
+        l.kb_file
+            .as_ref()
+            .is_some_and(|f| f.ends_with("lymphography.owl"))
+    );
+    let a = &load_multiclass(&dir.join("animals"), None).expect("animals")[0];
+    assert_eq!(a.classes, ["bird", "fish", "mammal", "reptile"]);
+    let sizes: Vec<usize> = (0..4).map(|c| a.members(c).len()).collect();
+    assert_eq!(sizes, [3, 4, 4, 5]);
+    assert!(
+        a.kb_file
+            .as_ref()
+            .is_some_and(|f| f.ends_with("animals.owl"))
+    );
+    // A binary problem is a two-class one.
+    let c = &load_multiclass(&dir.join("carcinogenesis/lp.json"), None).expect("carcinogenesis")[0];
+    assert_eq!(c.classes, ["negative", "positive"]);
+    assert_eq!((c.members(0).len(), c.members(1).len()), (136, 162));
 }

@@ -16,22 +16,7 @@ use oxilearn::oracle::{
 };
 use oxilearn::refine::random::{RandomConcepts, RandomOptions};
 
-/// The endpoint URL from the environment, or `None` (skip) outside CI.
-fn endpoint(var: &str) -> Option<String> {
-    match std::env::var(var) {
-        Ok(url) if !url.is_empty() => Some(url),
-        _ if std::env::var_os("CI").is_some() => {
-            panic!("{var} is not set: CI must start the servers (.ci/servers/up.sh)")
-        }
-        _ => {
-            eprintln!(
-                "skipping: {var} not set (run .ci/servers/up.sh and source target/servers/env.sh)"
-            );
-            None
-        }
-    }
-}
-
+use common::endpoint_from_env as endpoint;
 use common::sample;
 
 fn remote_agrees(

@@ -7,54 +7,23 @@ mod common;
 
 use std::collections::BTreeSet;
 
-use common::cli_run::json;
+use common::cli_run::{json, learn_family_model};
+use common::endpoint_from_env as endpoint;
 use oxilearn::enrich::endpoint::UpdateEndpoint;
 use oxilearn::oracle::backend::HttpOptions;
 
 const FAMILY: &str = "fixtures/family/family.ttl";
-const PROBLEMS: &str = "fixtures/family/problems.json";
 const DATA_GRAPH: &str = "http://oxilearn.test/fixtures/family";
 const UNCLE: &str = "http://example.org/Uncle";
 
-fn endpoint(var: &str) -> Option<String> {
-    match std::env::var(var) {
-        Ok(url) if !url.is_empty() => Some(url),
-        _ if std::env::var_os("CI").is_some() => {
-            panic!("{var} is not set: CI must start the servers (.ci/servers/up.sh)")
-        }
-        _ => {
-            eprintln!(
-                "skipping: {var} not set (run .ci/servers/up.sh and source target/servers/env.sh)"
-            );
-            None
-        }
-    }
-}
-
 fn temp(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("oxilearn-remote-enrich-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
+    common::temp_path("remote-enrich", name)
 }
 
 fn uncle_model() -> std::path::PathBuf {
     let path = temp("uncle.json");
     if !path.exists() {
-        json(&[
-            "learn",
-            "--kb",
-            FAMILY,
-            "--problems",
-            PROBLEMS,
-            "--problem",
-            "Uncle",
-            "--max-tests",
-            "5000",
-            "--quiet",
-            "--json",
-            "--save-model",
-            path.to_str().unwrap(),
-        ]);
+        learn_family_model("Uncle", &path);
     }
     path
 }

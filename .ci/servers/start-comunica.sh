@@ -7,7 +7,8 @@
 # source and ignores default-graph-uri: the file is the default graph, so
 # each dataset gets its own server. Returns once
 # http://127.0.0.1:PORT/sparql answers a SELECT (<= COMUNICA_START_TIMEOUT,
-# default 60 s). On failure, nothing is left running.
+# default 120 s per attempt, COMUNICA_START_ATTEMPTS attempts, default 3). On failure,
+# nothing is left running.
 # Environment: COMUNICA_TIMEOUT_S (per-query timeout in seconds, 120).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -25,7 +26,7 @@ bin="$SERVERS_DIR/comunica/node_modules/.bin/comunica-sparql-file-http"
 name="comunica-$port"
 pidfile="$SERVERS_DIR/$name.pid"
 logfile="$SERVERS_DIR/$name.log"
-timeout_s="${COMUNICA_START_TIMEOUT:-60}"
+timeout_s="${COMUNICA_START_TIMEOUT:-120}"
 
 if pidfile_alive "$pidfile"; then
     die "$name is already running (pid $(cat "$pidfile")); run .ci/servers/stop.sh first"
@@ -45,14 +46,28 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 143' TERM INT HUP
 
-t0=$EPOCHREALTIME
-log "starting Comunica on 127.0.0.1:$port over $file"
-NODE_OPTIONS="--require=$REPO_ROOT/.ci/servers/loopback.cjs" \
-    node "$bin" "$file" --port "$port" --workers 1 --timeout "${COMUNICA_TIMEOUT_S:-120}" \
-    </dev/null >"$logfile" 2>&1 &
-echo $! >"$pidfile"
-started=1
+# One attempt: start the server and wait until it answers. A worker of Comunica's cluster has
+# been seen dying at start (EPIPE on its channel to the primary) on a loaded machine, leaving a
+# server that never answers; a fresh start is then the cure, so up to COMUNICA_START_ATTEMPTS.
+start_once() {
+    NODE_OPTIONS="--require=$REPO_ROOT/.ci/servers/loopback.cjs" \
+        node "$bin" "$file" --port "$port" --workers 1 --timeout "${COMUNICA_TIMEOUT_S:-120}" \
+        </dev/null >"$logfile" 2>&1 &
+    echo $! >"$pidfile"
+    started=1
+    wait_sparql_ready "http://127.0.0.1:$port/sparql" "$pidfile" "$timeout_s" "$logfile"
+}
 
-wait_sparql_ready "http://127.0.0.1:$port/sparql" "$pidfile" "$timeout_s" "$logfile" ||
-    die "Comunica did not become ready (see $logfile)"
-log "Comunica ready at http://127.0.0.1:$port/sparql (pid $(cat "$pidfile")) in $(elapsed_since "$t0")s"
+t0=$EPOCHREALTIME
+attempts="${COMUNICA_START_ATTEMPTS:-3}"
+for attempt in $(seq 1 "$attempts"); do
+    log "starting Comunica on 127.0.0.1:$port over $file (attempt $attempt of $attempts)"
+    if start_once; then
+        log "Comunica ready at http://127.0.0.1:$port/sparql (pid $(cat "$pidfile")) in $(elapsed_since "$t0")s"
+        exit 0
+    fi
+    log "attempt $attempt failed"
+    stop_pidfile "$pidfile" 5
+    started=0
+done
+die "Comunica did not become ready after $attempts attempts (see $logfile)"

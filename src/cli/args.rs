@@ -279,6 +279,48 @@ pub struct BoostArgs {
     pub validation_folds: usize,
 }
 
+/// Options of `--algorithm multiclass` (multi-class rule theories, issue 15).
+#[derive(Debug, Args, Clone)]
+#[command(next_help_heading = "Multi-class options (--algorithm multiclass)")]
+pub struct MulticlassArgs {
+    /// How the one-vs-rest rules become one model: mrl (χ²-ordered rule list), mrsi / mrsu
+    /// (rule set, intersection / union of the firing rules' training coverage), cn2 (summed
+    /// class coverages).
+    #[arg(long, value_enum, default_value_t)]
+    pub combine: CombineArg,
+    /// The class column of a TSV file of labelled examples (first column: the individual).
+    #[arg(long, value_name = "NAME")]
+    pub label_column: Option<String>,
+    /// `learn`: held-out labelled examples (same formats as --problems) to evaluate on.
+    #[arg(long = "test", value_name = "FILE")]
+    pub test_file: Option<PathBuf>,
+    /// Candidate concepts CELOE tests per rule of the covering learner.
+    #[arg(long, value_name = "N", default_value_t = 2000)]
+    pub rule_tests: u64,
+    /// Most rules per class (default: until the class is covered or no rule is good enough).
+    #[arg(long, value_name = "N")]
+    pub max_rules: Option<usize>,
+    /// χ² a rule must reach on the examples it was learned from to be kept (default 3.84:
+    /// significance 0.05).
+    #[arg(long, value_name = "X", default_value_t = crate::learn::multiclass::chi2::CHI2_CRITICAL_05)]
+    pub min_chi2: f64,
+    /// Seed of the random choices among ties (MRL's order, tied classes).
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub combine_seed: u64,
+    /// A class rules must not use (repeatable; adds to a `.conf` file's ignoredConcepts).
+    #[arg(long = "ignore-class", value_name = "IRI")]
+    pub ignore_class: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum, Default, PartialEq, Eq)]
+pub enum CombineArg {
+    Mrl,
+    #[default]
+    Mrsi,
+    Mrsu,
+    Cn2,
+}
+
 #[derive(Debug, Clone, Copy, ValueEnum, Default)]
 pub enum TNormArg {
     /// min(a, b)
@@ -369,6 +411,10 @@ pub struct CeloeArgs {
     /// Score penalty per refinement a node produced.
     #[arg(long, value_name = "F", default_value_t = 0.0001)]
     pub refinement_penalty: f64,
+    /// Return the best expression on the training examples even when it is not perfect,
+    /// instead of the best of the length a validation split supports.
+    #[arg(long)]
+    pub no_validation: bool,
 }
 
 /// Forest Mixing's own options (it also takes CELOE's search options: --noise,
@@ -508,6 +554,8 @@ pub struct LearnArgs {
     pub forest: Box<ForestArgs>,
     #[command(flatten)]
     pub boost: BoostArgs,
+    #[command(flatten)]
+    pub multiclass: MulticlassArgs,
     /// Long names of the flags given on the command line (filled after parsing, so shared
     /// flags a learner cannot use are refused and defaults are not).
     #[arg(skip)]
@@ -679,6 +727,26 @@ pub enum BenchCommand {
     Scale(super::bench_scale::BenchScaleArgs),
     /// Forest Mixing against CELOE per problem: tests and time to the best, final F1.
     Forest(BenchForestArgs),
+    /// Multi-class rule theories: MRL, MRSI, MRSU and CN2 by stratified k-fold CV on each
+    /// data set (one rule table per fold, combined four ways), a table per data set and
+    /// the Friedman average ranks.
+    Multiclass(BenchMulticlassArgs),
+}
+
+/// `bench multiclass`: the learner flags, `--problems` the first data set, `--dataset` more.
+#[derive(Debug, Args)]
+pub struct BenchMulticlassArgs {
+    #[command(flatten)]
+    pub learn: LearnArgs,
+    /// More data sets (multi-class problem files or folders; each KB from its `.conf`
+    /// files or the one KB file in its folder).
+    #[arg(long = "dataset", value_name = "PATH")]
+    pub dataset: Vec<PathBuf>,
+    #[arg(long, value_name = "K", default_value_t = 10)]
+    pub folds: usize,
+    /// Seed of the fold assignment.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
 }
 
 /// `bench forest`: the learner flags (shared by both algorithms) and noise-free problems.

@@ -106,8 +106,9 @@ fn bench_backend(
     Ok((rows, summary))
 }
 
-pub fn run(args: BenchLearnArgs) -> anyhow::Result<()> {
+pub fn run(mut args: BenchLearnArgs) -> anyhow::Result<()> {
     let problems = load_selected(&args.learn.problems, &args.learn.problem)?;
+    super::conf_defaults::apply(&mut args.learn, &problems);
     let mut rows = Vec::new();
     let mut summaries = Vec::new();
     let embedded = prepare(&args.learn, &problems, None)?;

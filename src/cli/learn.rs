@@ -69,8 +69,14 @@ pub(super) fn learn_one(
     Ok((json, run))
 }
 
-pub fn run(args: LearnArgs) -> anyhow::Result<()> {
+pub fn run(mut args: LearnArgs) -> anyhow::Result<()> {
+    // Multi-class problems are not positive/negative ones: their own pipeline.
+    if super::multiclass::handles(&args) {
+        super::registry::entry_for(&args)?;
+        return super::multiclass::learn(args);
+    }
     let problems = load_selected(&args.problems, &args.problem)?;
+    super::conf_defaults::apply(&mut args, &problems);
     if args.save_model.is_some() && problems.len() != 1 {
         bail!(
             "--save-model saves one model: select one of the {} problems with --problem",

@@ -12,9 +12,11 @@ mod args;
 mod bench;
 mod bench_forest;
 mod bench_learn;
+mod bench_multiclass;
 mod bench_scale;
 mod bench_tbc;
 mod cluster;
+mod conf_defaults;
 mod cv;
 mod enrich;
 mod evaluate;
@@ -26,6 +28,7 @@ mod learn;
 mod learner;
 mod learners;
 mod model_file;
+mod multiclass;
 mod predict;
 mod problems;
 mod progress;
@@ -72,6 +75,8 @@ pub fn parse() -> Result<Cli, clap::Error> {
         Command::Cv(a) => a.learn.explicit = explicit,
         Command::Bench(b) => {
             if let args::BenchCommand::Learn(a) = &mut b.what {
+                a.learn.explicit = explicit;
+            } else if let args::BenchCommand::Multiclass(a) = &mut b.what {
                 a.learn.explicit = explicit;
             }
         }

@@ -46,6 +46,7 @@ pub const REGISTRY: &[&LearnerEntry] = &[
     &learners::forest::ENTRY,
     &learners::boost::OWL_BOOST,
     &learners::boost::WFOIL_DL,
+    &learners::multiclass::ENTRY,
 ];
 
 /// Flags every learner command shares, whether or not the learner uses them.

@@ -22,6 +22,7 @@ use super::boost::{BoostModelLoader, WfoilModelLoader};
 use super::cluster::ClusterModelLoader;
 use super::forest::ForestModelLoader;
 use super::model::ConceptModelLoader;
+use super::multiclass::MultiClassModelLoader;
 use super::tbc::TbcModelLoader;
 use super::{LearnError, Model};
 use crate::concept::Vocabulary;
@@ -62,7 +63,7 @@ pub trait ModelLoader {
 }
 
 /// Every model format this build can read: adding a learner adds one line here.
-fn loaders() -> [&'static dyn ModelLoader; 6] {
+fn loaders() -> [&'static dyn ModelLoader; 7] {
     [
         &ConceptModelLoader,
         &TbcModelLoader,
@@ -70,6 +71,7 @@ fn loaders() -> [&'static dyn ModelLoader; 6] {
         &BoostModelLoader,
         &WfoilModelLoader,
         &ClusterModelLoader,
+        &MultiClassModelLoader,
     ]
 }
 

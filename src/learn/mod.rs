@@ -26,6 +26,7 @@ pub mod has_value;
 mod learner;
 pub mod minimize;
 pub mod model;
+pub mod multiclass;
 pub mod quality;
 pub mod search;
 pub mod splits;

@@ -1,12 +1,14 @@
 //! DL-Learner `.conf` files: the examples of the learning-problem component, prefixes to
-//! expand them, and `ks.fileName` for the knowledge base. Other settings are ignored,
-//! except the graded `fuzzyEx` of fuzzy problems, read as [`LearningProblem::degrees`].
+//! expand them, `ks.fileName` for the knowledge base, the graded `fuzzyEx` of fuzzy
+//! problems (read as [`LearningProblem::degrees`]) and the learner settings
+//! ([`LearningProblem::settings`], see `problem::settings`).
 
 use std::collections::HashMap;
 use std::path::Path;
 
 use super::conf_syntax::{ConfValue, parse};
 use super::examples::{build, check_degrees, normalize_iri};
+use super::settings;
 use super::{LearningProblem, ProblemError};
 
 /// Prefixes DL-Learner knows without a `prefixes` declaration.
@@ -41,6 +43,9 @@ pub(crate) fn load(path: &Path, text: &str, name: &str) -> Result<LearningProble
         by_key.insert(key.as_str(), value);
     }
 
+    let settings = settings::read(path, &statements, &|s| {
+        expand(s, &prefixes).and_then(|i| normalize_iri(&i))
+    })?;
     // The learning-problem component is usually `lp`, but any name may be used.
     let component = ["lp", "problem"]
         .into_iter()
@@ -71,14 +76,16 @@ pub(crate) fn load(path: &Path, text: &str, name: &str) -> Result<LearningProble
                 return Err(syntax(v.line(), format!("{k} must be a string")));
             };
             let class = expand(class, &prefixes).map_err(|m| syntax(v.line(), m))?;
-            return build(
+            let mut problem = build(
                 path,
                 name.to_owned(),
                 Vec::new(),
                 Vec::new(),
                 Some(class),
                 kb_file,
-            );
+            )?;
+            problem.settings = Some(settings);
+            return Ok(problem);
         }
         let reason = if statements.iter().any(|(k, _)| k.ends_with(".fuzzyEx")) {
             "fuzzy learning problems (graded examples in fuzzyEx) are not supported".to_owned()
@@ -123,6 +130,7 @@ pub(crate) fn load(path: &Path, text: &str, name: &str) -> Result<LearningProble
     let positives = examples(format!("{component}.positiveExamples"))?;
     let negatives = examples(format!("{component}.negativeExamples"))?;
     let mut problem = build(path, name.to_owned(), positives, negatives, None, kb_file)?;
+    problem.settings = Some(settings);
     let key = format!("{component}.fuzzyEx");
     if let Some(value) = by_key.get(key.as_str()) {
         problem.degrees = fuzzy_examples(value, &prefixes).map_err(|(l, m)| syntax(l, m))?;
@@ -229,6 +237,54 @@ fn expand(s: &str, prefixes: &HashMap<String, String>) -> Result<String, String>
         "unknown prefix {p:?} in {t:?} (declared: {})",
         known.join(", ")
     ))
+}
+
+/// The classes a `.conf` file tells the learner to leave out (`alg.ignoredConcepts`, any
+/// component), as full IRIs: DL-Learner's lymphography problems hide their target classes so.
+pub(crate) fn ignored_concepts(path: &Path, text: &str) -> Result<Vec<String>, ProblemError> {
+    let statements = parse(path, text)?;
+    let syntax = |line: usize, message: String| ProblemError::Syntax {
+        path: path.to_owned(),
+        line: Some(line),
+        message,
+    };
+    let mut prefixes: HashMap<String, String> = DEFAULT_PREFIXES
+        .iter()
+        .map(|(p, i)| ((*p).to_owned(), (*i).to_owned()))
+        .collect();
+    for (key, value) in &statements {
+        if key == "prefixes" {
+            read_prefixes(value, &mut prefixes).map_err(|m| syntax(value.line(), m))?;
+        }
+    }
+    let mut out = Vec::new();
+    for (key, value) in statements
+        .iter()
+        .filter(|(k, _)| k.ends_with(".ignoredConcepts"))
+    {
+        let (ConfValue::Set(items, _) | ConfValue::List(items, _)) = value else {
+            return Err(syntax(
+                value.line(),
+                format!(
+                    "{key} must be a {{set}} of class IRIs, found {}",
+                    value.describe()
+                ),
+            ));
+        };
+        for item in items {
+            let ConfValue::Str(s, line) = item else {
+                return Err(syntax(
+                    item.line(),
+                    format!("in {key}: expected a quoted IRI, found {}", item.describe()),
+                ));
+            };
+            let iri = expand(s, &prefixes)
+                .and_then(|iri| normalize_iri(&iri))
+                .map_err(|m| syntax(*line, format!("in {key}: {m}")))?;
+            out.push(iri);
+        }
+    }
+    Ok(out)
 }
 
 #[cfg(test)]

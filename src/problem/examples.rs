@@ -51,6 +51,7 @@ pub(crate) fn build(
         target,
         kb_file,
         degrees: Vec::new(),
+        settings: None,
     })
 }
 

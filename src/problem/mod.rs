@@ -9,13 +9,17 @@ mod conf_syntax;
 mod error;
 mod examples;
 mod json;
+mod multiclass;
 mod select;
+mod settings;
 mod sml;
 
 use std::path::{Path, PathBuf};
 
 pub use error::ProblemError;
+pub use multiclass::{MultiClassProblem, load_multiclass};
 pub use select::{check_examples, select};
+pub use settings::{LearnerSettings, LocatedSetting, Setting};
 
 /// A set of positive and negative examples to separate, as full IRIs.
 ///
@@ -36,6 +40,9 @@ pub struct LearningProblem {
     /// Learners that take graded examples (`owl-boost`, `wfoil-dl`) train on these with the
     /// listed examples (degree 1 for a positive, 0 for a negative unless given here).
     pub degrees: Vec<(String, f64)>,
+    /// A `.conf` file's learner settings (`alg.*`, `h.*`, `op.*`), which the CLI takes as
+    /// defaults; `None` for other formats.
+    pub settings: Option<LearnerSettings>,
 }
 
 /// Reads all problems of `path`.

@@ -30,3 +30,23 @@ pub fn fails_with(args: &[&str]) -> String {
     assert!(out.stdout.is_empty(), "nothing on stdout when failing");
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
+
+/// `learn` CELOE on one problem of the bundled family fixture (5,000 tests), saving the model
+/// to `model`; the learn JSON.
+pub fn learn_family_model(problem: &str, model: &std::path::Path) -> Value {
+    json(&[
+        "learn",
+        "--kb",
+        "fixtures/family/family.ttl",
+        "--problems",
+        "fixtures/family/problems.json",
+        "--problem",
+        problem,
+        "--max-tests",
+        "5000",
+        "--quiet",
+        "--json",
+        "--save-model",
+        model.to_str().expect("UTF-8 temporary path"),
+    ])
+}

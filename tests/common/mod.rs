@@ -29,6 +29,30 @@ pub fn shared_dataset(rel: &str) -> Option<PathBuf> {
     datasets::datasets_or_skip(rel)
 }
 
+/// `<tmp>/oxilearn-<suite>-<pid>/<name>`: a file of this test binary's run, its directory created.
+pub fn temp_path(suite: &str, name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("oxilearn-{suite}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temporary directory");
+    dir.join(name)
+}
+
+/// The endpoint URL in the environment variable `var` (set by `.ci/servers/up.sh`), or `None`
+/// with a visible skip; in CI a missing server is a failure, not a skip.
+pub fn endpoint_from_env(var: &str) -> Option<String> {
+    match std::env::var(var) {
+        Ok(url) if !url.is_empty() => Some(url),
+        _ if std::env::var_os("CI").is_some() => {
+            panic!("{var} is not set: CI must start the servers (.ci/servers/up.sh)")
+        }
+        _ => {
+            eprintln!(
+                "skipping: {var} not set (run .ci/servers/up.sh and source target/servers/env.sh)"
+            );
+            None
+        }
+    }
+}
+
 /// A store with the given files loaded.
 pub fn store_of(files: &[PathBuf]) -> Store {
     let store = Store::new().expect("in-memory store");

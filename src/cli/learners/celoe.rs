@@ -6,7 +6,7 @@ use super::super::args::{LearnArgs, QualityArg, RhoArgs};
 use super::super::registry::{LearnerEntry, SHARED};
 use crate::KnowledgeBase;
 use crate::concept::Concept;
-use crate::learn::celoe::{Celoe, CeloeParams};
+use crate::learn::celoe::{Celoe, CeloeParams, ValidationSplit};
 use crate::learn::search::OeHeuristic;
 use crate::learn::{Learner, QualityMeasure};
 use crate::refine::rho::{Rho, RhoOptions};
@@ -28,6 +28,7 @@ pub const ENTRY: LearnerEntry = LearnerEntry {
         "refinement-penalty",
         "has-value",
         "frequency-threshold",
+        "no-validation",
     ],
     operator: |args| rho_options(&args.rho),
     build,
@@ -83,6 +84,7 @@ pub fn params(args: &LearnArgs, kb: &KnowledgeBase) -> anyhow::Result<CeloeParam
         stop_on_perfect: !c.keep_searching,
         minimize: !c.no_minimize,
         semantics: args.semantics.into(),
+        validation: (!c.no_validation).then(ValidationSplit::default),
         ..CeloeParams::default()
     };
     params

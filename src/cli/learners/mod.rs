@@ -4,4 +4,5 @@
 pub mod boost;
 pub mod celoe;
 pub mod forest;
+pub mod multiclass;
 pub mod tbc;

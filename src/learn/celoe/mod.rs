@@ -18,13 +18,15 @@
 //! (query budget, deadline) ends the run cleanly with the solutions found so far.
 
 mod params;
+mod select;
 mod stall;
 
 pub use params::CeloeParams;
+pub use select::{MIN_VALIDATION_PER_CLASS, ValidationSplit};
 
 use super::minimize::Minimizer;
 use super::search::{
-    BestSolutions, Evaluator, OeHeuristic, SearchTree, SeenConcepts, cannot_beat,
+    BestSolutions, Evaluator, LengthFront, OeHeuristic, SearchTree, SeenConcepts, cannot_beat,
     optimistic_quality,
 };
 use super::{
@@ -40,6 +42,8 @@ use crate::refine::Refinement;
 pub struct CeloeRun {
     pub model: ConceptModel,
     pub stats: RunStats,
+    /// The best candidate of each length the search scored (with its training counts).
+    pub front: LengthFront,
 }
 
 pub struct Celoe<'r> {
@@ -80,8 +84,24 @@ impl<'r> Celoe<'r> {
     /// [`Celoe::run`], asking the oracle over `among` (a superset of the examples; the
     /// union is taken). The search and its solutions are the same; only the cache entries
     /// differ: cross-validation passes all of a problem's examples, so the folds share the
-    /// answers (see [`TrainingSet::with_context`]).
+    /// answers (see [`TrainingSet::with_context`]). With [`CeloeParams::validation`], an
+    /// imperfect result is chosen by a validation split (see `celoe::select`).
     pub fn run_within<O: MembershipOracle + ?Sized>(
+        &self,
+        oracle: &O,
+        examples: &Examples,
+        among: &IndividualSet,
+        control: &RunControl,
+    ) -> Result<CeloeRun, LearnError> {
+        let among = among.union(examples.all());
+        match self.params.validation {
+            Some(v) => self.run_selected(oracle, examples, &among, control, v),
+            None => self.search_within(oracle, examples, &among, control),
+        }
+    }
+
+    /// One search over all of `examples` (no selection), asking the oracle over `among`.
+    fn search_within<O: MembershipOracle + ?Sized>(
         &self,
         oracle: &O,
         examples: &Examples,
@@ -120,6 +140,7 @@ impl<'r> Celoe<'r> {
         .within(among);
         let mut tree = SearchTree::with_max_nodes(p.heuristic, p.max_nodes);
         let mut best = BestSolutions::new(p.max_results);
+        let mut front = LengthFront::default();
         let mut seen = SeenConcepts::default();
         let mut tests: u64 = 0;
         let mut refinements: u64 = 0;
@@ -145,6 +166,7 @@ impl<'r> Celoe<'r> {
                 Ok(root) => {
                     tests += 1;
                     best.offer(&start, root.quality, root.confusion);
+                    front.offer(&start, root.quality, root.confusion);
                     tree.add(start, root.quality, None);
                     // Per node id: its counts on the examples.
                     let mut node_confusions = vec![root.confusion];
@@ -194,6 +216,7 @@ impl<'r> Celoe<'r> {
                                 if e.too_weak {
                                     continue;
                                 }
+                                front.offer(c, e.quality, e.confusion);
                                 if hopeless(&e.confusion, &best) {
                                     pruned_by_bound += 1;
                                     continue;
@@ -285,6 +308,7 @@ impl<'r> Celoe<'r> {
                 termination,
                 details,
             },
+            front,
         })
     }
 

@@ -49,6 +49,10 @@ pub struct CeloeParams {
     /// each new one (about 400 bytes a node: the default bounds the tree near 200 MB; a
     /// 20 s carcinogenesis run adds about 500,000). Not in DL-Learner (unbounded there).
     pub max_nodes: usize,
+    /// When the search finds no perfect solution, choose the returned expression's length
+    /// by a validation split (see `celoe::select`); `None`: the best on the training
+    /// examples, as DL-Learner does.
+    pub validation: Option<super::ValidationSplit>,
 }
 
 impl Default for CeloeParams {
@@ -69,6 +73,7 @@ impl Default for CeloeParams {
             batch_size: 256,
             skip_idle_conjuncts: true,
             max_nodes: 500_000,
+            validation: Some(super::ValidationSplit::default()),
         }
     }
 }
@@ -90,6 +95,9 @@ impl CeloeParams {
         }
         if self.max_nodes == 0 {
             return invalid("max_nodes", "must be at least 1");
+        }
+        if self.validation.is_some_and(|v| v.folds < 2) {
+            return invalid("validation.folds", "must be at least 2");
         }
         if self.max_length == Some(0) {
             return invalid("max_length", "must be at least 1");

@@ -3,6 +3,7 @@
 
 mod bound;
 mod evaluate;
+mod front;
 mod heuristic;
 mod ordered;
 mod seen;
@@ -12,7 +13,8 @@ mod tree;
 pub use super::Termination;
 pub use bound::{cannot_beat, optimistic_confusion, optimistic_quality};
 pub use evaluate::{Evaluated, Evaluator};
+pub use front::LengthFront;
 pub use heuristic::OeHeuristic;
 pub use seen::SeenConcepts;
-pub use solutions::BestSolutions;
+pub use solutions::{BestSolutions, Candidate};
 pub use tree::{NodeId, SearchNode, SearchTree};

@@ -1,0 +1,120 @@
+//! A `.conf` file's learner settings as defaults of the learner flags: each setting sets
+//! its flag unless the flag was given on the command line. Settings not understood, and
+//! settings the chosen learner does not use, are reported on stderr, one line each with
+//! the file and line.
+
+use super::args::LearnArgs;
+use super::registry::{REGISTRY, SHARED};
+use crate::problem::{LearnerSettings, LearningProblem, Setting};
+
+/// The flag a setting stands for.
+fn flag_of(s: &Setting) -> &'static str {
+    match s {
+        Setting::Algorithm(_) => "algorithm",
+        Setting::MaxRuntime(_) => "max-runtime",
+        Setting::Noise(_) => "noise",
+        Setting::MaxResults(_) => "max-results",
+        Setting::MaxDepth(_) => "max-depth",
+        Setting::MaxTests(_) => "max-tests",
+        Setting::StartClass(_) => "start-class",
+        Setting::ExpansionPenalty(_) => "expansion-penalty",
+        Setting::StartBonus(_) => "start-bonus",
+        Setting::GainBonus(_) => "gain-bonus",
+        Setting::RefinementPenalty(_) => "refinement-penalty",
+        Setting::UseHasValue(_) => "has-value",
+        Setting::UseNegation(_) => "no-negation",
+        Setting::UseAll(_) => "no-all",
+        Setting::UseExists(_) => "no-exists",
+        Setting::UseCardinality(_) => "no-cardinality",
+        Setting::UseBooleans(_) => "no-booleans",
+        Setting::UseNumbers(_) => "no-numbers",
+        Setting::UseInverse(_) => "inverse",
+        Setting::CardinalityLimit(_) => "cardinality-limit",
+        Setting::FrequencyThreshold(_) => "frequency-threshold",
+    }
+}
+
+/// Sets the flag of `s` in `args`.
+fn set(args: &mut LearnArgs, s: &Setting) {
+    match s {
+        Setting::Algorithm(a) => args.algorithm = a.clone(),
+        Setting::MaxRuntime(secs) => args.search.max_runtime = *secs,
+        Setting::Noise(n) => args.celoe.noise = Some(*n),
+        Setting::MaxResults(n) => args.celoe.max_results = *n,
+        Setting::MaxDepth(n) => args.celoe.max_depth = *n,
+        Setting::MaxTests(n) => args.search.max_tests = Some(*n),
+        Setting::StartClass(iri) => args.celoe.start_class = Some(format!("<{iri}>")),
+        Setting::ExpansionPenalty(f) => args.celoe.expansion_penalty = *f,
+        Setting::StartBonus(f) => args.celoe.start_bonus = *f,
+        Setting::GainBonus(f) => args.celoe.gain_bonus = *f,
+        Setting::RefinementPenalty(f) => args.celoe.refinement_penalty = *f,
+        Setting::UseHasValue(b) => args.rho.has_value = *b,
+        Setting::UseNegation(b) => args.rho.no_negation = !b,
+        Setting::UseAll(b) => args.rho.no_all = !b,
+        Setting::UseExists(b) => args.rho.no_exists = !b,
+        Setting::UseCardinality(b) => args.rho.no_cardinality = !b,
+        Setting::UseBooleans(b) => args.rho.no_booleans = !b,
+        Setting::UseNumbers(b) => args.rho.no_numbers = !b,
+        Setting::UseInverse(b) => args.rho.inverse = *b,
+        Setting::CardinalityLimit(n) => args.rho.cardinality_limit = *n,
+        Setting::FrequencyThreshold(n) => args.rho.frequency_threshold = *n,
+    }
+}
+
+/// Whether the learner named `algorithm` takes `flag`.
+fn uses(algorithm: &str, flag: &str) -> bool {
+    REGISTRY
+        .iter()
+        .find(|e| e.name == algorithm)
+        .is_some_and(|e| {
+            e.own.contains(&flag) || (SHARED.contains(&flag) && e.shared.contains(&flag))
+        })
+}
+
+/// `args` with the settings of the first problem that has any applied; the messages it
+/// would print (also returned, for tests).
+pub fn apply(args: &mut LearnArgs, problems: &[LearningProblem]) -> Vec<String> {
+    let Some(settings) = problems.iter().find_map(|p| p.settings.as_ref()) else {
+        return Vec::new();
+    };
+    let messages = apply_settings(args, settings);
+    for m in &messages {
+        eprintln!("{m}");
+    }
+    messages
+}
+
+fn apply_settings(args: &mut LearnArgs, settings: &LearnerSettings) -> Vec<String> {
+    let file = settings.path.display();
+    let mut messages: Vec<(usize, String)> = settings.not_understood.clone();
+    // The algorithm first: whether the others apply depends on it.
+    for s in &settings.settings {
+        if let Setting::Algorithm(_) = s.setting
+            && !args.explicit.iter().any(|f| f == "algorithm")
+        {
+            set(args, &s.setting);
+        }
+    }
+    for s in &settings.settings {
+        let flag = flag_of(&s.setting);
+        if flag == "algorithm" || args.explicit.iter().any(|f| f == flag) {
+            continue;
+        }
+        if uses(&args.algorithm, flag) {
+            set(args, &s.setting);
+        } else {
+            messages.push((
+                s.line,
+                format!(
+                    "{}: not used by --algorithm {}, ignored",
+                    s.key, args.algorithm
+                ),
+            ));
+        }
+    }
+    messages.sort_by_key(|(line, _)| *line);
+    messages
+        .into_iter()
+        .map(|(line, m)| format!("{file}:{line}: {m}"))
+        .collect()
+}

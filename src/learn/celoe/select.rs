@@ -1,0 +1,256 @@
+//! Choosing how long an expression the data supports, by an internal validation split.
+//!
+//! Without a noise constraint, a search that tests a million expressions on a few hundred
+//! noisy examples finds long ones that fit them better than they predict (carcinogenesis:
+//! training F1 0.725, test F1 0.664, below the 0.70 of ⊤). So when the search on all the
+//! training examples ends without a perfect solution, a second search runs on a stratified
+//! part of them (all but one of [`ValidationSplit::folds`] folds) and the best expression of
+//! each length it found (its [`LengthFront`] staircase) is scored on the held-out fold. The
+//! length with the best validation quality (the shortest on ties) is the most the data
+//! supports: the run returns the first search's best expression of at most that length,
+//! ahead of its other solutions. The choice is the one of reduced-error pruning: a size
+//! chosen on held-out data, then fitted on all of it.
+//!
+//! A perfect solution ends the first search as before, so exact problems are unchanged;
+//! each search gets half of every budget (time, tests, queries), so deterministic runs stay
+//! deterministic; problems with fewer than [`MIN_VALIDATION_PER_CLASS`] held-out examples of
+//! either class are not split.
+
+use serde::Serialize;
+
+use super::{Celoe, CeloeRun, PERFECT};
+use crate::concept::{Concept, length};
+use crate::eval::stratified_folds;
+use crate::learn::search::{Candidate, Evaluator};
+use crate::learn::{Examples, LearnError, RunControl, Solution, Termination};
+use crate::oracle::{IndividualSet, MembershipOracle};
+
+/// Fewest examples of each class the held-out fold must have for the split to be made.
+pub const MIN_VALIDATION_PER_CLASS: usize = 5;
+
+/// How the validation split is made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct ValidationSplit {
+    /// The examples are dealt into this many stratified folds; one is held out (3: a third).
+    pub folds: usize,
+    /// Seed of the deal.
+    pub seed: u64,
+}
+
+impl Default for ValidationSplit {
+    fn default() -> Self {
+        ValidationSplit { folds: 3, seed: 1 }
+    }
+}
+
+/// What the selection did, for the run's statistics.
+#[derive(Serialize)]
+struct SelectionJson {
+    /// The longest expression the held-out examples supported.
+    length: usize,
+    /// Its quality on them.
+    quality: f64,
+    /// Staircase entries (lengths) scored on the held-out examples.
+    candidates: usize,
+    /// Tests of the second search.
+    tests: u64,
+}
+
+/// Half of `control`'s budgets (the first search's share).
+fn first_half(control: &RunControl) -> RunControl {
+    RunControl {
+        max_runtime: control.max_runtime.map(|d| d / 2),
+        max_tests: control.max_tests.map(|n| n.div_ceil(2)),
+        max_queries: control.max_queries.map(|n| n.div_ceil(2)),
+        ..control.clone()
+    }
+}
+
+/// What `control` leaves after the first search spent `first`'s; `None` when nothing is left.
+fn rest(control: &RunControl, first: &CeloeRun) -> Option<RunControl> {
+    let s = &first.stats;
+    let spent = std::time::Duration::from_millis(s.elapsed_ms);
+    let left = RunControl {
+        max_runtime: control.max_runtime.map(|d| d.saturating_sub(spent)),
+        max_tests: control
+            .max_tests
+            .map(|n| n.saturating_sub(s.concepts_tested)),
+        max_queries: control
+            .max_queries
+            .map(|n| n.saturating_sub(s.queries_sent)),
+        ..control.clone()
+    };
+    let empty = left.max_runtime.is_some_and(|d| d.is_zero())
+        || left.max_tests == Some(0)
+        || left.max_queries == Some(0);
+    (!empty).then_some(left)
+}
+
+/// The search part and the held-out part of `examples`, or `None` when the held-out part
+/// would be too small.
+pub(super) fn split(examples: &Examples, v: ValidationSplit) -> Option<(Examples, Examples)> {
+    let (pos, neg) = (examples.positives(), examples.negatives());
+    if v.folds < 2 || pos.len().min(neg.len()) < MIN_VALIDATION_PER_CLASS * v.folds {
+        return None;
+    }
+    let fold = stratified_folds(pos, neg, v.folds, v.seed)
+        .ok()?
+        .into_iter()
+        .next()?;
+    let search = Examples::new(fold.train_positives, fold.train_negatives).ok()?;
+    let held_out = Examples::new(fold.test_positives, fold.test_negatives).ok()?;
+    Some((search, held_out))
+}
+
+/// The staircase entry with the best quality on `held_out` (the shortest on ties) and
+/// that quality.
+fn best_on_held_out<O: MembershipOracle + ?Sized>(
+    celoe: &Celoe<'_>,
+    oracle: &O,
+    staircase: &[Candidate],
+    held_out: &Examples,
+    among: &IndividualSet,
+) -> Result<Option<(usize, f64)>, LearnError> {
+    let p = celoe.params();
+    let concepts: Vec<Concept> = staircase.iter().map(|c| c.concept.clone()).collect();
+    let scored = Evaluator::new(oracle, held_out, p.quality, p.semantics, 1.0)
+        .within(among)
+        .evaluate_batch(&concepts)?;
+    let mut best: Option<(usize, f64)> = None;
+    for (c, e) in concepts.iter().zip(scored) {
+        if best.is_none_or(|(_, q)| e.quality > q + 1e-12) {
+            best = Some((length(c), e.quality));
+        }
+    }
+    Ok(best)
+}
+
+impl Celoe<'_> {
+    /// The search on all examples, then, when it found no perfect solution, the selection
+    /// described in this module.
+    pub(super) fn run_selected<O: MembershipOracle + ?Sized>(
+        &self,
+        oracle: &O,
+        examples: &Examples,
+        among: &IndividualSet,
+        control: &RunControl,
+        v: ValidationSplit,
+    ) -> Result<CeloeRun, LearnError> {
+        let Some((search, held_out)) = split(examples, v) else {
+            return self.search_within(oracle, examples, among, control);
+        };
+        let first = self.search_within(oracle, examples, among, &first_half(control))?;
+        let perfect = first.best_quality().is_some_and(|q| q >= PERFECT);
+        if perfect || first.stats.termination == Termination::Cancelled {
+            return Ok(first);
+        }
+        let Some(left) = rest(control, &first) else {
+            return Ok(first);
+        };
+        let second = self.search_within(oracle, &search, among, &left)?;
+        let staircase = second.front.staircase();
+        let Some((max_length, quality)) =
+            best_on_held_out(self, oracle, &staircase, &held_out, among)?
+        else {
+            return Ok(first);
+        };
+        let Some(chosen) = first.front.best_within(max_length) else {
+            return Ok(first);
+        };
+        let chosen = self.minimized(oracle, chosen)?;
+        let mut run = first;
+        run.model.solutions.retain(|s| s.concept != chosen.concept);
+        run.model.solutions.insert(0, chosen);
+        let s = &mut run.stats;
+        let t = &second.stats;
+        s.concepts_tested += t.concepts_tested;
+        s.queries_sent += t.queries_sent;
+        s.cache_hits += t.cache_hits;
+        s.cache_misses += t.cache_misses;
+        s.elapsed_ms += t.elapsed_ms;
+        s.search_ms += t.search_ms;
+        let selection = SelectionJson {
+            length: max_length,
+            quality,
+            candidates: staircase.len(),
+            tests: t.concepts_tested,
+        };
+        s.details.insert(
+            "validation".into(),
+            serde_json::to_value(selection).unwrap_or_default(),
+        );
+        Ok(run)
+    }
+
+    /// `c` minimised if the parameters ask (its counts do not change).
+    fn minimized<O: MembershipOracle + ?Sized>(
+        &self,
+        oracle: &O,
+        c: Candidate,
+    ) -> Result<Solution, LearnError> {
+        let concept = if self.params().minimize {
+            match crate::learn::minimize::Minimizer::new(oracle, self.params().semantics)
+                .minimize(&c.concept)
+            {
+                Ok(m) => m,
+                Err(e) if e.budget_exhausted().is_some() => c.concept,
+                Err(e) => return Err(e.into()),
+            }
+        } else {
+            c.concept
+        };
+        Ok(Solution {
+            concept,
+            confusion: c.confusion,
+            quality: c.quality,
+        })
+    }
+}
+
+impl CeloeRun {
+    /// The training quality of the first solution reported.
+    pub fn best_quality(&self) -> Option<f64> {
+        self.model.solutions.first().map(|s| s.quality)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::oracle::IndividualId;
+
+    fn set(ids: std::ops::Range<u32>) -> IndividualSet {
+        IndividualSet::from_ids(100, ids.map(IndividualId))
+    }
+
+    #[test]
+    fn the_split_is_stratified_disjoint_and_refused_when_the_held_out_part_is_too_small() {
+        let examples = Examples::new(set(0..30), set(30..60)).unwrap();
+        let (search, held_out) = split(&examples, ValidationSplit::default()).unwrap();
+        assert_eq!(held_out.positives().len(), 10);
+        assert_eq!(held_out.negatives().len(), 10);
+        assert_eq!(search.all().intersection_count(held_out.all()), 0);
+        assert_eq!(search.all().union(held_out.all()), *examples.all());
+        // Another seed, another deal; the same seed, the same.
+        let again = split(&examples, ValidationSplit::default()).unwrap();
+        assert_eq!(again.1, held_out);
+        let other = split(&examples, ValidationSplit { folds: 3, seed: 2 }).unwrap();
+        assert_ne!(other.1, held_out);
+        // 14 negatives: a third is 4, below MIN_VALIDATION_PER_CLASS.
+        let small = Examples::new(set(0..30), set(30..44)).unwrap();
+        assert!(split(&small, ValidationSplit::default()).is_none());
+    }
+
+    #[test]
+    fn each_search_gets_half_of_every_budget() {
+        let control = RunControl::default()
+            .with_max_tests(1001)
+            .with_max_queries(10)
+            .with_max_runtime(std::time::Duration::from_secs(60));
+        let first = first_half(&control);
+        assert_eq!(first.max_tests, Some(501));
+        assert_eq!(first.max_queries, Some(5));
+        assert_eq!(first.max_runtime, Some(std::time::Duration::from_secs(30)));
+        assert_eq!(first_half(&RunControl::default()).max_tests, None);
+    }
+}
