@@ -1,7 +1,8 @@
 //! Fuzzy OWL-Boost end to end over a small KB written here: degrees through the cached
 //! oracle agree with the first-principles reference (fuzzy and crisp concepts, both
 //! t-norms), crisp concepts give the crisp oracle's answers, a fit is deterministic, keeps
-//! queries per evaluated concept under 1, and a saved model predicts the same after loading.
+//! queries per evaluated concept under 1, a saved model predicts the same after loading,
+//! and the inner validation keeps a prefix of the rounds and picks a partition.
 
 mod common;
 
@@ -262,4 +263,86 @@ fn a_fit_is_deterministic_cheap_in_queries_and_survives_saving() {
     let loaded = document::from_json(&text, oracle.signature()).unwrap();
     assert_eq!(loaded.header.algorithm, "owl-boost");
     assert_eq!(loaded.model.predict(&oracle, &examples).unwrap(), preds);
+}
+
+/// The inner validation (on a noisy problem, so boosting runs several rounds): the model
+/// kept is the full model's first T rounds, T the fewest rounds with the most held-out
+/// examples right over the inner folds; with `fuzzy_sets: 0` the partition is the first of
+/// 3, 5, 7 whose best count is the highest.
+#[test]
+fn inner_validation_keeps_a_prefix_of_the_rounds_and_picks_a_partition() {
+    use oxilearn::learn::boost::validation::REPEATS;
+    let (oracle, _) = setup();
+    let sig = oracle.signature();
+    let pos = sig
+        .set_of([
+            "http://e/a",
+            "http://e/e",
+            "http://e/h",
+            "http://e/f",
+            "http://e/i",
+        ])
+        .unwrap();
+    let neg = sig
+        .set_of([
+            "http://e/b",
+            "http://e/d",
+            "http://e/g",
+            "http://e/j",
+            "http://e/c",
+        ])
+        .unwrap();
+    let training = TrainingSet::binary(pos, neg).unwrap();
+    let fit = |params: BoostParams| {
+        OwlBoost::new(params)
+            .unwrap()
+            .run(&oracle, &training, &RunControl::default())
+            .expect("fits")
+    };
+    let params = |fuzzy_sets, validation_folds| BoostParams {
+        fuzzy_sets,
+        validation_folds,
+        ..BoostParams::default()
+    };
+    let (full, _) = fit(params(3, 0));
+    let (cut, stats) = fit(params(3, 2));
+    assert!(full.model.rounds.len() > 1, "{:?}", full.model.rounds);
+    let curve: Vec<u64> = stats.details["validation_correct"]["3"]
+        .as_array()
+        .expect("a held-out count per number of rounds")
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .collect();
+    assert_eq!(curve.len(), BoostParams::default().rounds);
+    // Each example is held out once per dealing of the folds.
+    assert!(curve.iter().all(|c| *c <= 10 * REPEATS), "{curve:?}");
+    let max = *curve.iter().max().unwrap();
+    let keep = curve.iter().position(|c| *c == max).unwrap() + 1;
+    assert_eq!(cut.model.rounds.len(), keep.min(full.model.rounds.len()));
+    assert_eq!(
+        cut.model.rounds[..],
+        full.model.rounds[..cut.model.rounds.len()]
+    );
+    // The partition among 3, 5, 7 sets.
+    let (chosen, stats) = fit(params(0, 2));
+    let curves = stats.details["validation_correct"].as_object().unwrap();
+    let best = |k: &str| {
+        curves[k]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_u64().unwrap())
+            .max()
+            .unwrap()
+    };
+    let top = ["3", "5", "7"].map(best).into_iter().max().unwrap();
+    let first = ["3", "5", "7"]
+        .into_iter()
+        .find(|k| best(k) == top)
+        .unwrap();
+    assert_eq!(stats.details["fuzzy_sets"].to_string(), first);
+    assert_eq!(fit(params(0, 2)).0.model, chosen.model, "deterministic");
+    // Bad values are refused.
+    assert!(OwlBoost::new(params(3, 1)).is_err());
+    assert!(OwlBoost::new(params(4, 2)).is_err());
 }

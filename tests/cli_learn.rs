@@ -330,6 +330,24 @@ fn cv_compares_several_learners_side_by_side() {
     assert!(e.contains("twice"), "{e}");
 }
 
+/// owl-boost refuses the open world, saying why (its degrees would not be sound).
+#[test]
+fn owl_boost_refuses_the_open_world_with_the_reason() {
+    let e = fails_with(&[
+        "learn",
+        "--kb",
+        FAMILY,
+        "--problems",
+        PROBLEMS,
+        "--algorithm",
+        "owl-boost",
+        "--semantics",
+        "open",
+    ]);
+    assert!(e.contains("closed-world semantics only"), "{e}");
+    assert!(e.contains("unknown rather than degree 0"), "{e}");
+}
+
 const ZOO: &str = "fixtures/multiclass/zoo.ttl";
 const ZOO_TRAIN: &str = "fixtures/multiclass/zoo-train.tsv";
 const ZOO_TEST: &str = "fixtures/multiclass/zoo-test.tsv";

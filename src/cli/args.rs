@@ -250,8 +250,8 @@ pub struct BoostArgs {
     #[arg(long, value_enum, default_value_t)]
     pub alpha_form: AlphaFormArg,
     /// Fuzzy sets per numeric data property: 3, 5 or 7 (0: chosen among them by
-    /// --validation-folds).
-    #[arg(long, value_name = "K", default_value_t = 3)]
+    /// --validation-folds; 3 when that is 0).
+    #[arg(long, value_name = "K", default_value_t = 0)]
     pub fuzzy_sets: usize,
     /// How numeric values are partitioned into fuzzy sets.
     #[arg(long, value_enum, default_value_t)]
@@ -279,7 +279,7 @@ pub struct BoostArgs {
     pub cover_degree: f64,
     /// owl-boost: inner stratified folds of the training examples that choose how many
     /// rounds to keep (0 = keep them all).
-    #[arg(long, value_name = "K", default_value_t = 0)]
+    #[arg(long, value_name = "K", default_value_t = 5)]
     pub validation_folds: usize,
 }
 

@@ -244,15 +244,18 @@ fn cv_one(
     Ok(CvJson::new(&p.name, prep.entry.name, seed, &cv, per_fold))
 }
 
-pub fn run(mut args: CvArgs) -> anyhow::Result<()> {
+pub fn run(args: CvArgs) -> anyhow::Result<()> {
     // Multi-class problems: folds stratified per class, multi-class measures.
     if super::multiclass::handles(&args.learn) {
         super::registry::entry_for(&args.learn)?;
         return super::multiclass::cv(&args.learn, args.folds, args.seed);
     }
     let problems = load_selected(&args.learn.problems, &args.learn.problem)?;
-    super::conf_defaults::apply(&mut args.learn, &problems);
-    let per_algorithm = per_algorithm(&args.learn)?;
+    // A .conf file's learner settings apply to each learner of the list in turn.
+    let mut per_algorithm = per_algorithm(&args.learn)?;
+    for one in &mut per_algorithm {
+        super::conf_defaults::apply(one, &problems);
+    }
     let mut results = Vec::new();
     // One learner at a time over its own KB and operator (each with a fresh answer cache,
     // so none profits from another's answers); the folds are the same for all (same seed).

@@ -78,8 +78,14 @@ fn operator(_: &LearnArgs) -> RhoOptions {
 
 pub fn params(args: &LearnArgs) -> anyhow::Result<BoostParams> {
     if Semantics::from(args.semantics) == Semantics::Open {
+        // A degree is a sup over the known successors and values: under the open world
+        // an absent value is unknown, not degree 0, so every degree would only be a lower
+        // bound, and a vote of −1 for "not covered" would be unsound.
         anyhow::bail!(
-            "--algorithm {} reads degrees under the closed-world semantics only",
+            "--algorithm {} reads degrees under the closed-world semantics only: under the \
+             open world a missing value or successor is unknown rather than degree 0, so \
+             the degrees (and the −1 vote for an individual no axiom covers) would not be \
+             sound; drop --semantics open",
             args.algorithm
         );
     }

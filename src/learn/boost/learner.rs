@@ -99,8 +99,11 @@ impl OwlBoost {
         let mut round_beds: Vec<Vec<f64>> = Vec::new();
         let mut details = serde_json::Map::new();
         // One atom table per fuzzy partition to choose from (the paper's 3, 5 or 7 sets).
+        // The inner validation runs when each class has at least a fold's worth of examples.
+        let k = p.validation_folds;
+        let can_validate = k >= 2 && validation::inner_folds(&labels, k, 0).is_some();
         let choices: Vec<usize> = match p.fuzzy_sets {
-            0 if p.validation_folds >= 2 => vec![3, 5, 7],
+            0 if can_validate => vec![3, 5, 7],
             0 => vec![3],
             k => vec![k],
         };
@@ -118,9 +121,11 @@ impl OwlBoost {
         // most held-out examples right, the fewest sets and rounds on a tie (owl-boost
         // cuts its rounds, wfoil-dl has one). A budget that runs out keeps the first
         // partition and every round.
-        let k = p.validation_folds;
         let mut choice = (0, p.rounds);
-        if termination.is_none() && k >= 2 && (tables.len() > 1 || self.algorithm == OWL_BOOST) {
+        if termination.is_none()
+            && can_validate
+            && (tables.len() > 1 || self.algorithm == OWL_BOOST)
+        {
             let mut best: Option<(usize, usize, usize)> = None;
             let mut curves = serde_json::Map::new();
             for (i, (sets, table, _)) in tables.iter().enumerate() {
@@ -329,8 +334,8 @@ impl OwlBoost {
     }
 
     /// Held-out examples classified right per number of rounds, summed over `k` inner
-    /// folds ([`validation`]); `None` when a class has fewer than `k` examples or the
-    /// budget ran out.
+    /// folds dealt [`validation::REPEATS`] times ([`validation`]); `None` when a class has
+    /// fewer than `k` examples or the budget ran out.
     fn validate<O: MembershipOracle + ?Sized>(
         &self,
         table: &AtomTable,
@@ -340,7 +345,10 @@ impl OwlBoost {
         clock: &RunClock<'_, O>,
         tested: &mut u64,
     ) -> Option<Vec<usize>> {
-        let parts = validation::inner_folds(labels, k)?;
+        let mut parts = Vec::new();
+        for r in 0..validation::REPEATS {
+            parts.extend(validation::inner_folds(labels, k, r)?);
+        }
         let max = self.params.rounds;
         let mut total = vec![0usize; max];
         for held_out in &parts {

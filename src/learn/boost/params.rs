@@ -23,15 +23,19 @@ pub enum AlphaForm {
 
 /// The defaults θ = 0.7, 5 axioms of at most 3 conjuncts, τ = 0 are the best of a small
 /// grid (θ ∈ {0.7, 0.8, 0.9}, axioms ∈ {1, 3, 5}, conjuncts ∈ {2, 3, 4}, τ ∈ {0, ½}) by
-/// 10-fold accuracy on heart and mammographic together; the paper gives no values.
+/// 10-fold accuracy on heart and mammographic together; the paper gives no values. The
+/// fuzzy partition and how many rounds to keep are not constants: an inner validation of
+/// each fit's training examples chooses them ([`super::validation`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BoostParams {
     /// Boosting rounds at most (early stopping: a weak hypothesis no better than chance,
-    /// ε ≥ ½, ends the run; a perfect one, ε = 0, is the last).
+    /// ε ≥ ½, ends the run; a perfect one, ε = 0, is the last; the inner validation may
+    /// keep fewer).
     pub rounds: usize,
     pub tnorm: TNorm,
     pub alpha: AlphaForm,
-    /// Fuzzy sets per numeric data property: 3, 5 or 7.
+    /// Fuzzy sets per numeric data property: 3, 5 or 7, or 0 (the default): chosen among
+    /// them per fit by the inner validation (3 when it is off).
     pub fuzzy_sets: usize,
     pub partition: Partition,
     /// θ: Learn-One-Axiom stops once the axiom's confidence reaches it.
@@ -66,7 +70,7 @@ impl Default for BoostParams {
             rounds: 10,
             tnorm: TNorm::Goedel,
             alpha: AlphaForm::Error,
-            fuzzy_sets: 3,
+            fuzzy_sets: 0,
             partition: Partition::EqualWidth,
             theta: 0.7,
             max_negative_share: 0.0,
@@ -75,7 +79,7 @@ impl Default for BoostParams {
             role_depth: 1,
             max_values: 12,
             cover_degree: 0.0,
-            validation_folds: 0,
+            validation_folds: 5,
         }
     }
 }

@@ -4,7 +4,9 @@
 //! number of rounds whose ensemble classifies the held-out examples best, summed over the
 //! inner folds, is kept (the fewest on a tie). AdaBoost over noisy data keeps fitting the
 //! noise round after round; this is the standard early stop, and it needs no constant
-//! fitted to a data set.
+//! fitted to a data set. The folds are dealt [`REPEATS`] times with different shuffles and
+//! the counts summed, so that the choice does not hang on one split of a small training
+//! set (held-out counts of neighbouring round numbers differ by a few examples).
 
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -13,10 +15,13 @@ use rand::seq::SliceRandom;
 use super::adaboost::transform;
 use super::model::Round;
 
-/// Row indices dealt into `k` stratified parts (each class shuffled with a fixed seed, then
-/// dealt round-robin); `None` when a class has fewer than `k` rows.
-pub fn inner_folds(labels: &[f64], k: usize) -> Option<Vec<Vec<usize>>> {
-    let mut rng = StdRng::seed_from_u64(0x0b005);
+/// How many times the inner folds are dealt.
+pub const REPEATS: u64 = 3;
+
+/// Row indices dealt into `k` stratified parts (each class shuffled with the fixed seed of
+/// repetition `seed`, then dealt round-robin); `None` when a class has fewer than `k` rows.
+pub fn inner_folds(labels: &[f64], k: usize, seed: u64) -> Option<Vec<Vec<usize>>> {
+    let mut rng = StdRng::seed_from_u64(0x0b005 + seed);
     let mut parts = vec![Vec::new(); k];
     for positive in [true, false] {
         let mut rows: Vec<usize> = (0..labels.len())
@@ -88,15 +93,28 @@ mod tests {
     #[test]
     fn folds_are_stratified_and_cover_every_row_once() {
         let labels = [1.0, 1.0, 1.0, -1.0, -1.0, -1.0, -1.0];
-        let parts = inner_folds(&labels, 3).unwrap();
+        let parts = inner_folds(&labels, 3, 0).unwrap();
         let mut all: Vec<usize> = parts.concat();
         all.sort_unstable();
         assert_eq!(all, (0..7).collect::<Vec<_>>());
         for p in &parts {
             assert_eq!(p.iter().filter(|&&r| labels[r] > 0.0).count(), 1);
         }
-        assert_eq!(inner_folds(&labels, 3), Some(parts), "deterministic");
-        assert_eq!(inner_folds(&labels, 4), None, "three positives, four parts");
+        assert_eq!(
+            inner_folds(&labels, 3, 0),
+            Some(parts.clone()),
+            "deterministic"
+        );
+        assert_ne!(
+            inner_folds(&labels, 3, 1),
+            Some(parts),
+            "another repetition"
+        );
+        assert_eq!(
+            inner_folds(&labels, 4, 0),
+            None,
+            "three positives, four parts"
+        );
     }
 
     /// Round 1 gets both held-out rows right, round 2 (heavier, wrong on row 1) spoils one,
