@@ -11,9 +11,9 @@
 //! ahead of its other solutions. The choice is the one of reduced-error pruning: a size
 //! chosen on held-out data, then fitted on all of it.
 //!
-//! A perfect solution ends the first search as before, so exact problems are unchanged;
-//! each search gets half of every budget (time, tests, queries), so deterministic runs stay
-//! deterministic; problems with fewer than [`MIN_VALIDATION_PER_CLASS`] held-out examples of
+//! A perfect solution ends the first search as before; the first search gets three
+//! quarters of every budget (time, tests, queries) and the second the rest, so
+//! deterministic runs stay deterministic; problems with fewer than [`MIN_VALIDATION_PER_CLASS`] held-out examples of
 //! either class are not split.
 
 use serde::Serialize;
@@ -56,12 +56,20 @@ struct SelectionJson {
     tests: u64,
 }
 
-/// Half of `control`'s budgets (the first search's share).
-fn first_half(control: &RunControl) -> RunControl {
+/// The first search's share of every budget, in quarters: it must keep most of the
+/// budget, since exact problems need it to reach long definitions, while the second search
+/// only needs the best expression of each length up to the first one's, which short
+/// searches find early.
+const FIRST_SHARE_QUARTERS: u32 = 3;
+
+/// The first search's share of `control`'s budgets.
+fn first_share(control: &RunControl) -> RunControl {
+    let q = FIRST_SHARE_QUARTERS;
+    let share = |n: u64| (n * u64::from(q)).div_ceil(4);
     RunControl {
-        max_runtime: control.max_runtime.map(|d| d / 2),
-        max_tests: control.max_tests.map(|n| n.div_ceil(2)),
-        max_queries: control.max_queries.map(|n| n.div_ceil(2)),
+        max_runtime: control.max_runtime.map(|d| d * q / 4),
+        max_tests: control.max_tests.map(share),
+        max_queries: control.max_queries.map(share),
         ..control.clone()
     }
 }
@@ -139,7 +147,7 @@ impl Celoe<'_> {
         let Some((search, held_out)) = split(examples, v) else {
             return self.search_within(oracle, examples, among, control);
         };
-        let first = self.search_within(oracle, examples, among, &first_half(control))?;
+        let first = self.search_within(oracle, examples, among, &first_share(control))?;
         let perfect = first.best_quality().is_some_and(|q| q >= PERFECT);
         if perfect || first.stats.termination == Termination::Cancelled {
             return Ok(first);
@@ -242,15 +250,15 @@ mod tests {
     }
 
     #[test]
-    fn each_search_gets_half_of_every_budget() {
+    fn the_first_search_gets_three_quarters_of_every_budget() {
         let control = RunControl::default()
             .with_max_tests(1001)
             .with_max_queries(10)
             .with_max_runtime(std::time::Duration::from_secs(60));
-        let first = first_half(&control);
-        assert_eq!(first.max_tests, Some(501));
-        assert_eq!(first.max_queries, Some(5));
-        assert_eq!(first.max_runtime, Some(std::time::Duration::from_secs(30)));
-        assert_eq!(first_half(&RunControl::default()).max_tests, None);
+        let first = first_share(&control);
+        assert_eq!(first.max_tests, Some(751));
+        assert_eq!(first.max_queries, Some(8));
+        assert_eq!(first.max_runtime, Some(std::time::Duration::from_secs(45)));
+        assert_eq!(first_share(&RunControl::default()).max_tests, None);
     }
 }
