@@ -518,6 +518,25 @@ fn multiclass_input_errors_name_the_file_and_flags_of_others_are_refused() {
         "--quiet",
     ]);
     assert!(e.contains("test.tsv") && e.contains("dragon"), "{e}");
+    // A mistyped class to hide is an error, not a silently ignored flag.
+    let e = fails_with(&[
+        "learn",
+        "--algorithm",
+        "multiclass",
+        "--kb",
+        ZOO,
+        "--problems",
+        ZOO_TRAIN,
+        "--label-column",
+        "class",
+        "--ignore-class",
+        "http://example.org/zoo#Furr",
+        "--quiet",
+    ]);
+    assert!(
+        e.contains("http://example.org/zoo#Furr") && e.contains("not a class"),
+        "{e}"
+    );
     let e = fails_with(&[
         "learn",
         "--kb",
@@ -750,4 +769,64 @@ fn saved_multiclass_model_evaluates_and_export_enrich_refuse_it() {
         "{e}"
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A train/test TSV split made from a shared data set (lymphography: every third example of
+/// each class held out) runs end to end, its classes hidden as its `.conf` files hide them,
+/// and the theory beats the majority class on the held-out patients.
+#[test]
+fn multiclass_tsv_split_of_lymphography_runs_end_to_end() {
+    let Some(dir) = common::shared_dataset("lymphography") else {
+        return;
+    };
+    let problem = &oxilearn::problem::load_multiclass(&dir, None).expect("lymphography")[0];
+    let (mut train, mut test) = (String::new(), String::new());
+    for c in 0..problem.classes.len() {
+        for (i, iri) in problem.members(c).iter().enumerate() {
+            let row = format!("{iri}\t{}\n", problem.classes[c]);
+            if i % 3 == 2 { &mut test } else { &mut train }.push_str(&row);
+        }
+    }
+    let (train_path, test_path) = (
+        common::temp_path("cli-learn", "lymph-train.tsv"),
+        common::temp_path("cli-learn", "lymph-test.tsv"),
+    );
+    std::fs::write(&train_path, format!("individual\tclass\n{train}")).unwrap();
+    std::fs::write(&test_path, format!("individual\tclass\n{test}")).unwrap();
+    let kb = dir.join("lymphography.owl");
+    let mut args = vec![
+        "learn",
+        "--algorithm",
+        "multiclass",
+        "--kb",
+        kb.to_str().unwrap(),
+        "--problems",
+        train_path.to_str().unwrap(),
+        "--test",
+        test_path.to_str().unwrap(),
+        "--label-column",
+        "class",
+        "--quiet",
+        "--json",
+    ];
+    for iri in &problem.ignored_classes {
+        args.extend(["--ignore-class", iri.as_str()]);
+    }
+    let out = json(&args);
+    let test = &out[0]["test"];
+    let rows: Vec<Vec<u64>> =
+        serde_json::from_value(test["confusion"]["matrix"].clone()).expect("matrix");
+    let per_class: Vec<u64> = rows.iter().map(|r| r.iter().sum()).collect();
+    // Held out: every third of 2/81/61/4 patients.
+    assert_eq!(per_class, [0, 27, 20, 1], "{test}");
+    let majority = 27.0 / 48.0;
+    let accuracy = test["accuracy"].as_f64().expect("accuracy");
+    assert!(
+        accuracy > majority,
+        "accuracy {accuracy} vs majority {majority}: {test}"
+    );
+    for rule in out[0]["rules"].as_array().expect("rules") {
+        let m = rule["manchester"].as_str().unwrap();
+        assert!(!m.contains("Target"), "an ignored class in a rule: {m}");
+    }
 }

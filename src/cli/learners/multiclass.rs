@@ -4,7 +4,7 @@
 
 use std::collections::BTreeSet;
 
-use anyhow::Context;
+use anyhow::{Context, bail};
 
 use super::super::args::{CombineArg, LearnArgs};
 use super::super::registry::LearnerEntry;
@@ -75,11 +75,20 @@ pub fn params(
 ) -> anyhow::Result<MultiClassParams> {
     let m = &args.multiclass;
     let celoe = celoe::params(args, kb)?;
-    let mut ignored: BTreeSet<Iri> = m
-        .ignore_class
-        .iter()
-        .map(|c| Iri::new(c.as_str()))
-        .collect();
+    let mut ignored = BTreeSet::new();
+    for given in &m.ignore_class {
+        let iri = Iri::new(given.trim().trim_start_matches('<').trim_end_matches('>'));
+        // A mistyped IRI would be silently ignored and the rules could read the answer off
+        // the class it meant to hide.
+        let sig = kb.signature();
+        if !sig.classes.contains(&iri) && !sig.schema_classes.contains(&iri) {
+            bail!(
+                "--ignore-class {given}: not a class of the knowledge base (expected the full \
+                 IRI of a named class)"
+            );
+        }
+        ignored.insert(iri);
+    }
     if let Some(p) = problem {
         ignored.extend(p.ignored_classes.iter().map(|c| Iri::new(c.as_str())));
     }
