@@ -7,22 +7,27 @@ use common::cli_run::{fails_with, json, oxilearn};
 const FAMILY: &str = "fixtures/family/family.ttl";
 const PROBLEMS: &str = "fixtures/family/problems.json";
 
+/// `COMMAND --kb FAMILY --problems PROBLEMS REST…`: the bundled family fixture's arguments.
+fn on_family<'a>(command: &'a str, rest: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec![command, "--kb", FAMILY, "--problems", PROBLEMS];
+    args.extend_from_slice(rest);
+    args
+}
+
 #[test]
 fn learn_json_has_the_documented_fields() {
-    let v = json(&[
+    let v = json(&on_family(
         "learn",
-        "--kb",
-        FAMILY,
-        "--problems",
-        PROBLEMS,
-        "--problem",
-        "Father",
-        "--problem",
-        "Uncle",
-        "--max-tests",
-        "20000",
-        "--json",
-    ]);
+        &[
+            "--problem",
+            "Father",
+            "--problem",
+            "Uncle",
+            "--max-tests",
+            "20000",
+            "--json",
+        ],
+    ));
     let runs = v.as_array().expect("an array over problems");
     assert_eq!(runs.len(), 2);
     assert_eq!(runs[0]["problem"], "Father");
@@ -67,16 +72,7 @@ fn learn_json_has_the_documented_fields() {
 
 #[test]
 fn learn_text_names_the_solution_and_the_statistics() {
-    let out = oxilearn(&[
-        "learn",
-        "--kb",
-        FAMILY,
-        "--problems",
-        PROBLEMS,
-        "--problem",
-        "Father",
-        "--quiet",
-    ]);
+    let out = oxilearn(&on_family("learn", &["--problem", "Father", "--quiet"]));
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("problem Father"), "{text}");
@@ -87,22 +83,20 @@ fn learn_text_names_the_solution_and_the_statistics() {
 
 #[test]
 fn cv_reports_every_fold_and_the_means() {
-    let v = json(&[
+    let v = json(&on_family(
         "cv",
-        "--kb",
-        FAMILY,
-        "--problems",
-        PROBLEMS,
-        "--problem",
-        "Father",
-        "--folds",
-        "2",
-        "--seed",
-        "3",
-        "--max-tests",
-        "5000",
-        "--json",
-    ]);
+        &[
+            "--problem",
+            "Father",
+            "--folds",
+            "2",
+            "--seed",
+            "3",
+            "--max-tests",
+            "5000",
+            "--json",
+        ],
+    ));
     let r = &v[0];
     assert_eq!(r["problem"], "Father");
     assert_eq!(r["folds"], 2);
@@ -114,41 +108,37 @@ fn cv_reports_every_fold_and_the_means() {
     }
     assert_eq!(r["train_f1"]["mean"], 1.0);
     // Same seed, same folds, same answers.
-    let again = json(&[
+    let again = json(&on_family(
         "cv",
-        "--kb",
-        FAMILY,
-        "--problems",
-        PROBLEMS,
-        "--problem",
-        "Father",
-        "--folds",
-        "2",
-        "--seed",
-        "3",
-        "--max-tests",
-        "5000",
-        "--json",
-    ]);
+        &[
+            "--problem",
+            "Father",
+            "--folds",
+            "2",
+            "--seed",
+            "3",
+            "--max-tests",
+            "5000",
+            "--json",
+        ],
+    ));
     assert_eq!(again[0]["test_f1"], r["test_f1"]);
 }
 
 #[test]
 fn cv_text_is_a_table_with_mean_and_sd() {
-    let out = oxilearn(&[
+    let out = oxilearn(&on_family(
         "cv",
-        "--kb",
-        FAMILY,
-        "--problems",
-        PROBLEMS,
-        "--problem",
-        "Father",
-        "--folds",
-        "2",
-        "--max-tests",
-        "3000",
-        "--quiet",
-    ]);
+        &[
+            "--problem",
+            "Father",
+            "--folds",
+            "2",
+            "--max-tests",
+            "3000",
+            "--quiet",
+        ],
+    ));
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("test F1") && text.contains("±"), "{text}");
@@ -156,71 +146,21 @@ fn cv_text_is_a_table_with_mean_and_sd() {
 
 #[test]
 fn bad_learner_input_fails_clearly() {
-    let e = fails_with(&[
-        "cv",
-        "--kb",
-        FAMILY,
-        "--problems",
-        PROBLEMS,
-        "--problem",
-        "Father",
-        "--folds",
-        "50",
-    ]);
+    let e = fails_with(&on_family("cv", &["--problem", "Father", "--folds", "50"]));
     assert!(
         e.contains("50 stratified folds need at least 50 positive"),
         "{e}"
     );
-    let e = fails_with(&[
-        "learn",
-        "--kb",
-        FAMILY,
-        "--problems",
-        PROBLEMS,
-        "--noise",
-        "150",
-    ]);
+    let e = fails_with(&on_family("learn", &["--noise", "150"]));
     assert!(e.contains("noise_percentage"), "{e}");
-    let e = fails_with(&[
-        "learn",
-        "--kb",
-        FAMILY,
-        "--problems",
-        PROBLEMS,
-        "--expansion-penalty",
-        "NaN",
-    ]);
+    let e = fails_with(&on_family("learn", &["--expansion-penalty", "NaN"]));
     assert!(e.contains("expansion_penalty_factor"), "{e}");
-    let e = fails_with(&[
-        "learn",
-        "--kb",
-        FAMILY,
-        "--problems",
-        PROBLEMS,
-        "--start-class",
-        "Nonsense",
-    ]);
+    let e = fails_with(&on_family("learn", &["--start-class", "Nonsense"]));
     assert!(e.contains("Nonsense"), "{e}");
-    let e = fails_with(&[
-        "learn",
-        "--kb",
-        FAMILY,
-        "--problems",
-        PROBLEMS,
-        "--problem",
-        "Nope",
-    ]);
+    let e = fails_with(&on_family("learn", &["--problem", "Nope"]));
     assert!(e.contains("Nope"), "{e}");
     // Huge budgets are refused with the flag's name (Duration::from_secs_f64 would panic).
-    let e = fails_with(&[
-        "learn",
-        "--kb",
-        FAMILY,
-        "--problems",
-        PROBLEMS,
-        "--max-runtime",
-        "1e20",
-    ]);
+    let e = fails_with(&on_family("learn", &["--max-runtime", "1e20"]));
     assert!(e.contains("--max-runtime"), "{e}");
     assert!(!e.contains("panicked"), "{e}");
 }
@@ -285,65 +225,27 @@ fn cv_compares_several_learners_side_by_side() {
         .find(|l| l.trim_start().starts_with("owl-boost"));
     assert!(celoe_row.is_some() && boost_row.is_some(), "{table}");
     // A learner flag none of the learners takes is refused, naming it.
-    let e = fails_with(&[
+    let e = fails_with(&on_family(
         "cv",
-        "--kb",
-        FAMILY,
-        "--problems",
-        PROBLEMS,
-        "--algorithm",
-        "celoe,wfoil-dl",
-        "--rounds",
-        "3",
-    ]);
+        &["--algorithm", "celoe,wfoil-dl", "--rounds", "3"],
+    ));
     assert!(e.contains("--rounds"), "{e}");
     // A list outside `cv`, an unknown name and a repeated one are refused.
-    let e = fails_with(&[
-        "learn",
-        "--kb",
-        FAMILY,
-        "--problems",
-        PROBLEMS,
-        "--algorithm",
-        "celoe,tbc",
-    ]);
+    let e = fails_with(&on_family("learn", &["--algorithm", "celoe,tbc"]));
     assert!(e.contains("`cv` compares several"), "{e}");
-    let e = fails_with(&[
-        "cv",
-        "--kb",
-        FAMILY,
-        "--problems",
-        PROBLEMS,
-        "--algorithm",
-        "celoe,nope",
-    ]);
+    let e = fails_with(&on_family("cv", &["--algorithm", "celoe,nope"]));
     assert!(e.contains("nope"), "{e}");
-    let e = fails_with(&[
-        "cv",
-        "--kb",
-        FAMILY,
-        "--problems",
-        PROBLEMS,
-        "--algorithm",
-        "celoe,celoe",
-    ]);
+    let e = fails_with(&on_family("cv", &["--algorithm", "celoe,celoe"]));
     assert!(e.contains("twice"), "{e}");
 }
 
 /// owl-boost refuses the open world, saying why (its degrees would not be sound).
 #[test]
 fn owl_boost_refuses_the_open_world_with_the_reason() {
-    let e = fails_with(&[
+    let e = fails_with(&on_family(
         "learn",
-        "--kb",
-        FAMILY,
-        "--problems",
-        PROBLEMS,
-        "--algorithm",
-        "owl-boost",
-        "--semantics",
-        "open",
-    ]);
+        &["--algorithm", "owl-boost", "--semantics", "open"],
+    ));
     assert!(e.contains("closed-world semantics only"), "{e}");
     assert!(e.contains("unknown rather than degree 0"), "{e}");
 }
@@ -717,32 +619,23 @@ fn saved_multiclass_model_evaluates_and_export_enrich_refuse_it() {
     // --label-column belongs to multi-class models.
     let celoe = dir.join("father.json");
     let celoe = celoe.to_str().expect("utf-8 path");
-    json(&[
+    json(&on_family(
         "learn",
-        "--kb",
-        FAMILY,
-        "--problems",
-        PROBLEMS,
-        "--problem",
-        "Father",
-        "--max-tests",
-        "500",
-        "--quiet",
-        "--json",
-        "--save-model",
-        celoe,
-    ]);
-    let e = fails_with(&[
+        &[
+            "--problem",
+            "Father",
+            "--max-tests",
+            "500",
+            "--quiet",
+            "--json",
+            "--save-model",
+            celoe,
+        ],
+    ));
+    let e = fails_with(&on_family(
         "evaluate",
-        "--kb",
-        FAMILY,
-        "--problems",
-        PROBLEMS,
-        "--model",
-        celoe,
-        "--label-column",
-        "class",
-    ]);
+        &["--model", celoe, "--label-column", "class"],
+    ));
     assert!(
         e.contains("--label-column") && e.contains("celoe model"),
         "{e}"

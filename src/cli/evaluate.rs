@@ -12,7 +12,7 @@ use serde::Serialize;
 use super::args::EvaluateArgs;
 use super::kb_source;
 use super::model_file;
-use super::print_json;
+use super::print_json_one_or_many;
 use super::problems::{fallback_kb, load_selected};
 use crate::KnowledgeBase;
 use crate::concept::Concept;
@@ -185,11 +185,7 @@ fn run_model(args: &EvaluateArgs, path: &std::path::Path) -> anyhow::Result<()> 
         .map(|p| evaluate_model(&kb, p, &loaded.header.algorithm, model.as_ref()))
         .collect::<anyhow::Result<Vec<_>>>()?;
     if args.json {
-        return if results.len() == 1 {
-            print_json(&results[0])
-        } else {
-            print_json(&results)
-        };
+        return print_json_one_or_many(&results);
     }
     outln!(
         "model: {} ({}, {} world)",
@@ -249,11 +245,7 @@ pub fn run(args: EvaluateArgs) -> anyhow::Result<()> {
         .map(|p| evaluate_one(&kb, p, &concept, semantics))
         .collect::<anyhow::Result<Vec<_>>>()?;
     if args.json {
-        return if results.len() == 1 {
-            print_json(&results[0])
-        } else {
-            print_json(&results)
-        };
+        return print_json_one_or_many(&results);
     }
     outln!(
         "concept: {}",

@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use super::args::EvaluateArgs;
 use super::multiclass::{labelled, outcomes};
-use super::{kb_source, model_file, print_json};
+use super::{kb_source, model_file, print_json_one_or_many};
 use crate::learn::multiclass::MultiClassModel;
 use crate::learn::multiclass::measures::{Scores, score};
 use crate::learn::semantics_name;
@@ -98,11 +98,7 @@ pub fn run(args: &EvaluateArgs, path: &Path) -> anyhow::Result<()> {
         results.push(result(p, &model, score(model.classes(), &outcomes)));
     }
     if args.json {
-        return if results.len() == 1 {
-            print_json(&results[0])
-        } else {
-            print_json(&results)
-        };
+        return print_json_one_or_many(&results);
     }
     outln!(
         "model: {} (multiclass {}, {} world)",

@@ -137,3 +137,11 @@ fn print_json(value: &impl serde::Serialize) -> anyhow::Result<()> {
     writeln!(out, "{text}")?;
     Ok(())
 }
+
+/// `evaluate`'s JSON: one problem's result as an object, several as an array.
+fn print_json_one_or_many(results: &[impl serde::Serialize]) -> anyhow::Result<()> {
+    match results {
+        [one] => print_json(one),
+        many => print_json(&many),
+    }
+}
