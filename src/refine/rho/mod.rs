@@ -8,13 +8,14 @@
 //!
 //! * ⊤ → the elements of M (in the context) and their disjunctions (`top.rs`): the most
 //!   general classes, ¬(most specific classes), `∃r.⊤` for the most general roles, `∀r.E` for
-//!   E ∈ ρ(⊤) in range(r) (standing in for `∀r.⊤`, which the normal form turns into ⊤),
-//!   `≤(k−1) r.⊤` with k the role's filler limit, booleans `∃p.{true}`/`∃p.{false}`, numeric
+//!   every role and E ∈ ρ(⊤) in range(r) (standing in for `∀r.⊤`, which the normal form
+//!   turns into ⊤), `≤(k−1) r.⊤` for every role with k the role's filler limit, booleans `∃p.{true}`/`∃p.{false}`, numeric
 //!   `∃p.[≥ s₁]`/`∃p.[≤ sₙ]` at the smallest/largest split, and, if enabled, `∃r.Self`, `∃r.{a}`.
 //! * per constructor (`rules.rs`): `A` → direct subclasses; `¬A` → ¬(direct superclasses);
 //!   `∃r.D` → `∃r.ρ(D)`, `∃s.D` (direct sub-roles), `≥2 r.D`, `∃r.{a}` (D = ⊤); `∀r.D` →
 //!   `∀r.ρ(D)`, `∀s.D` (direct **super**-roles: more successors, so fewer instances), `∀r.⊥`
-//!   (D a most specific class); `≥n r.D` → `≥n r.ρ(D)`, `≥(n+1) r.D`; `≤n r.D` → `≤(n−1) r.D`;
+//!   (D a most specific class); `≥n r.D` → `≥n r.ρ(D)`, `≥(n+1) r.D`; `≤n r.D` → `≤(n−1) r.D`,
+//!   `≤n s.D` (direct super-roles);
 //!   numeric bounds move to the next split; ⊓ and ⊔ refine one operand; any C other than
 //!   ⊤, ⊥, ∀r.⊥ also gets `C ⊓ D`, D ∈ ρ(⊤) in C's context.
 //!
@@ -28,7 +29,10 @@
 //!   node. ρ(⊤) offers its refinements `∀r.E` (E ∈ ρ(⊤) in range(r)) directly; inside
 //!   disjunctions only `∀r.E` with E ∈ M, which keeps ρ(⊤) polynomial in |M|.
 //! * `∀r.D → ∀s.D` uses direct super-roles, as the paper does; a sub-role step would be
-//!   upward (`tests/refine_props.rs` shows a counterexample on the family fixture).
+//!   upward (`tests/refine_props.rs` shows a counterexample on the family fixture). So M holds
+//!   `∀` and `≤n` on every role, where RhoDRDown has them on the most general ones as for
+//!   `∃`: with the step upward only, `∀s.D` would be unreachable for a sub-role `s` (UOBM's
+//!   `∀hasUndergraduateDegreeFrom.⊥` under `hasDegreeFrom`). `∀r.⊥` climbs too.
 //! * ρ never reads the data, so the filler limit k of a role is `cardinality_limit` (1 for a
 //!   functional role) where RhoDRDown takes min(observed maximum, limit): M holds
 //!   `≤(k−1) r.⊤` (`≤0 r.⊤` = `∀r.⊥`), `≥n r.D` grows up to k, and `≥2 r.D` is never offered

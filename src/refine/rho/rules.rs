@@ -77,6 +77,10 @@ impl Rho {
                 }
             }
             Concept::Only { role, filler } => {
+                // ∀ is antitone in the role: a super-role has more successors to satisfy D.
+                for s in v.super_roles(role) {
+                    out.push(Concept::only(s, (**filler).clone()));
+                }
                 if **filler == Concept::Bottom {
                     return out;
                 }
@@ -90,10 +94,6 @@ impl Rho {
                 {
                     out.push(Concept::only(role.clone(), Concept::Bottom));
                 }
-                // ∀ is antitone in the role: a super-role has more successors to satisfy D.
-                for s in v.super_roles(role) {
-                    out.push(Concept::only(s, (**filler).clone()));
-                }
             }
             Concept::Min { n, role, filler } => {
                 let budget = max_len.saturating_sub(2 + role_len(role));
@@ -104,8 +104,14 @@ impl Rho {
                     out.push(Concept::min(n + 1, role.clone(), (**filler).clone()));
                 }
             }
-            Concept::Max { n, role, filler } if *n >= 1 => {
-                out.push(Concept::max(n - 1, role.clone(), (**filler).clone()));
+            Concept::Max { n, role, filler } => {
+                if *n >= 1 {
+                    out.push(Concept::max(n - 1, role.clone(), (**filler).clone()));
+                }
+                // ≤n is antitone in the role too.
+                for s in v.super_roles(role) {
+                    out.push(Concept::max(*n, s, (**filler).clone()));
+                }
             }
             Concept::Data {
                 property,

@@ -171,14 +171,17 @@ fn top_offers_restrictions_on_the_most_general_roles() {
     assert!(has(&r, &some("likes", Concept::Top)));
     // a sub-role is reached by refinement, not offered at the top
     assert!(!has(&r, &some("hasSon", Concept::Top)));
-    // ∀r.⊤ is ⊤ in normal form: ρ offers its refinements, in range(r)
+    // ∀r.⊤ is ⊤ in normal form: ρ offers its refinements, in range(r), on every role (∀ is
+    // antitone in the role, so the sub-role's are not reached from the super-role's)
     assert!(has(&r, &only("hasChild", class("Male"))));
+    assert!(has(&r, &only("hasSon", class("Father"))));
     assert!(
         !has(&r, &only("hasChild", class("Pet"))),
         "Pet is disjoint with range(hasChild)"
     );
-    // ≤(limit−1) r.⊤, and ≤0 = ∀r.⊥ for a functional role
+    // ≤(limit−1) r.⊤ on every role, and ≤0 = ∀r.⊥ for a functional role
     assert!(has(&r, &Concept::max(4, role("hasChild"), Concept::Top)));
+    assert!(has(&r, &Concept::max(4, role("hasSon"), Concept::Top)));
     assert!(has(&r, &only("owner", Concept::Bottom)));
     // data
     assert!(has(&r, &age(Some(10.0), None)));
@@ -334,7 +337,11 @@ fn only_refines_filler_superroles_and_bottom() {
         !has(&r, &only("hasSon", class("Male"))),
         "a sub-role is upward for ∀"
     );
-    // ∀r.⊥ has no refinement at all (as RhoDRDown)
+    // ∀r.⊥ only climbs to super-roles; on a top role it has no refinement (as RhoDRDown)
+    assert_eq!(
+        refs(&only("hasSon", Concept::Bottom), 8),
+        vec![only("hasChild", Concept::Bottom)]
+    );
     assert!(refs(&only("hasChild", Concept::Bottom), 8).is_empty());
 }
 
@@ -342,6 +349,11 @@ fn only_refines_filler_superroles_and_bottom() {
 fn cardinalities_step_within_the_limit() {
     let ge = |n| Concept::min(n, role("hasChild"), Concept::Top);
     let le = |n| Concept::max(n, role("hasChild"), Concept::Top);
+    // ≤n is antitone in the role: ≤2 hasSon.⊤ → ≤2 hasChild.⊤
+    assert!(has(
+        &refs(&Concept::max(2, role("hasSon"), Concept::Top), 4),
+        &le(2)
+    ));
     assert!(has(&refs(&ge(2), 4), &ge(3)));
     assert!(
         !refs(&ge(5), 4)

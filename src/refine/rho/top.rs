@@ -25,7 +25,7 @@ impl Rho {
         let m = self.m_set(ctx, max_len);
         let mut out: BTreeSet<Concept> = m.iter().map(|(_, c)| c.clone()).collect();
         if self.options.use_all {
-            for role in self.general_roles(ctx) {
+            for role in self.antitone_roles(ctx) {
                 let role_len = if role.inverse { 2 } else { 1 };
                 if max_len >= role_len + 2 {
                     let range = self.range_ctx(&role);
@@ -98,11 +98,8 @@ impl Rho {
                     .map(|b| Concept::not(Concept::Class(b))),
             );
         }
-        for role in self.general_roles(ctx) {
+        for role in self.antitone_roles(ctx) {
             let role_len = if role.inverse { 2 } else { 1 };
-            if o.use_exists {
-                m.push(Concept::some(role.clone(), Concept::Top));
-            }
             if o.use_all && max_len >= role_len + 2 {
                 let range = self.range_ctx(&role);
                 for (_, e) in self.m_set(&range, max_len - role_len - 1).iter() {
@@ -114,6 +111,11 @@ impl Rho {
                 if k >= 1 {
                     m.push(Concept::max(k - 1, role.clone(), Concept::Top));
                 }
+            }
+        }
+        for role in self.general_roles(ctx) {
+            if o.use_exists {
+                m.push(Concept::some(role.clone(), Concept::Top));
             }
             if o.use_self {
                 m.push(Concept::HasSelf(role.clone()));
@@ -224,6 +226,33 @@ impl Rho {
             }
         }
         out.into_iter().collect()
+    }
+
+    /// The roles `∀` and `≤n` start from in `ctx`: every role usable there (and its inverse
+    /// if enabled), not only the most general ones as for `∃`. Both are antitone in the role,
+    /// so ρ reaches `∀r.D` from a sub-role's `∀s.D` by climbing, never the other way; and
+    /// climbing alone is not enough, since a filler can be trivial in the sub-role's range
+    /// (`∀hasChild.Male` has no counterpart under `hasSon` with range `Male`).
+    pub(crate) fn antitone_roles(&self, ctx: &Ctx) -> Vec<Role> {
+        let mut usable = BTreeSet::new();
+        let mut seen = BTreeSet::new();
+        let mut todo: Vec<Role> = Vec::new();
+        for p in self.view.roles.roots() {
+            todo.push(Role::new(p.clone()));
+            if self.options.use_inverse {
+                todo.push(Role::inverse_of(p.clone()));
+            }
+        }
+        while let Some(r) = todo.pop() {
+            if !seen.insert(r.clone()) {
+                continue;
+            }
+            if self.domain_fits(&self.view.domain(&r), ctx) {
+                usable.insert(r.clone());
+            }
+            todo.extend(self.view.sub_roles(&r));
+        }
+        usable.into_iter().collect()
     }
 
     /// A class is left out in `ctx` because declared disjointness empties it there.
