@@ -672,3 +672,77 @@ fn an_imperfect_search_returns_the_best_expression_of_the_validated_length() {
     let again = learn(&kb, &ex, budget(20_000));
     assert_eq!(again.model.best(), run.model.best());
 }
+
+/// Suramin's ceiling (README, issue 12): the positive cpd10 and the negative cpd13 have the
+/// same atoms (class, charge) and the same bonds, so no expression over `hasAtom`, `hasBond`,
+/// `inBond` (without inverses) tells them apart and F1 ≤ 14/15. An expression of length 13
+/// reaches it, but it needs thresholds between values 0.001 apart (−0.63 | −0.629,
+/// −0.622 | −0.616) that the 12 default split values, spread over 157 charges, do not hold.
+#[test]
+fn suramin_reaches_its_ceiling_only_with_split_values_finer_than_the_default() {
+    let Some(dir) = shared_dataset("suramin") else {
+        return;
+    };
+    let kb = kb(&[dir.join("suramin.owl")]);
+    let ex = examples(&kb, &problem(&dir.join("suramin.json"), "lp_1"));
+    let s = &kb.signature;
+    let best = parse(
+        "∃hasAtom.(Hydrogen-8 ⊔ ∃charge.xsd:double[≤ -0.619]) ⊓ ∀hasAtom.∃charge.xsd:double[≥ -0.6295]",
+        &kb.vocabulary,
+    )
+    .unwrap();
+    assert_eq!(length(&normalize(&best)), 13);
+    let covered = kb.oracle.covered(&best, ex.all()).unwrap();
+    let tp = ex
+        .positives()
+        .iter()
+        .filter(|i| covered.contains(*i))
+        .count();
+    let fp = ex
+        .negatives()
+        .iter()
+        .filter(|i| covered.contains(*i))
+        .count();
+    assert_eq!((tp, fp), (7, 1), "all 7 positives and only cpd13: F1 14/15");
+    let cpd13 = s
+        .individual_id("http://dl-learner.org/suramin#cpd13")
+        .unwrap();
+    assert!(covered.contains(cpd13));
+
+    // Every expression of length ≤ 6 ρ builds from ⊤ with every split value covers cpd10
+    // exactly when it covers cpd13 (a sample of what the argument above shows in general).
+    let twins = s
+        .set_of([
+            "http://dl-learner.org/suramin#cpd10",
+            "http://dl-learner.org/suramin#cpd13",
+        ])
+        .unwrap();
+    let fine = RhoOptions {
+        max_numeric_splits: usize::MAX,
+        ..RhoOptions::default()
+    };
+    let rho = splits::rho_over_kb(&kb.oracle, kb.signature.clone(), fine).unwrap();
+    let candidates =
+        oxilearn::refine::Refinement::refine(&rho, &oxilearn::concept::Concept::Top, 6);
+    assert!(candidates.len() > 100, "{} candidates", candidates.len());
+    for (c, answer) in candidates
+        .iter()
+        .zip(kb.oracle.covered_batch(&candidates, &twins))
+    {
+        let n = answer.unwrap().len();
+        assert!(n != 1, "{c:?} separates cpd10 from cpd13");
+    }
+
+    // The default split values have none in either gap.
+    let values = splits::numeric_values(&kb.oracle, &kb.signature.all_individuals()).unwrap();
+    let charge = values
+        .iter()
+        .find(|(p, _)| p.as_str().ends_with("#charge"))
+        .map(|(_, v)| v.clone())
+        .unwrap();
+    let default = oxilearn::refine::rho::numeric_split_points(&charge, 12);
+    let in_gap = |lo: f64, hi: f64| default.iter().any(|v| v.get() > lo && v.get() < hi);
+    assert!(!in_gap(-0.63, -0.629) && !in_gap(-0.622, -0.616));
+    let every = oxilearn::refine::rho::numeric_split_points(&charge, usize::MAX);
+    assert_eq!(every.len(), 156, "157 distinct charges");
+}
