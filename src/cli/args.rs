@@ -234,6 +234,13 @@ pub struct TbcArgs {
     /// (default 8; with --max-length, that length: no widening). Not in the paper.
     #[arg(long, value_name = "N")]
     pub widen_to: Option<usize>,
+    /// Candidate features proposed by a short CELOE run on the training examples, offered
+    /// to the beam at every step (BIC decides); 0: the paper's search. Not in the paper.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub proposals: usize,
+    /// Most concepts the proposal run tests (and at most half of --max-tests/--max-runtime).
+    #[arg(long, value_name = "N", default_value_t = 50_000)]
+    pub proposal_tests: u64,
 }
 
 /// Options of `--algorithm owl-boost` and `--algorithm wfoil-dl` (the weak learner alone).
