@@ -887,6 +887,9 @@ pub struct BenchTbcArgs {
     pub max_length: usize,
     #[arg(long, default_value_t = 5)]
     pub beam_width: usize,
+    /// Candidate features from a short CELOE run offered to the beam (0: the paper's search).
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub proposals: usize,
     /// Feature semantics: open (three-valued, the paper) or closed.
     #[arg(long, value_enum, default_value_t = SemanticsArg::Open)]
     pub semantics: SemanticsArg,
