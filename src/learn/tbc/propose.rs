@@ -102,3 +102,30 @@ pub fn propose(
         elapsed: Duration::from_millis(run.stats.elapsed_ms),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_proposal_run_takes_at_most_half_of_the_budgets() {
+        let params = TbcParams::default();
+        let free = proposal_control(&params, &RunControl::default());
+        assert_eq!(free.max_tests, Some(params.proposal_tests));
+        assert_eq!(free.max_runtime, None);
+        let tight = RunControl::default()
+            .with_max_tests(20_000)
+            .with_max_runtime(Duration::from_secs(10))
+            .with_max_queries(7);
+        let c = proposal_control(&params, &tight);
+        assert_eq!(c.max_tests, Some(10_000));
+        assert_eq!(c.max_runtime, Some(Duration::from_secs(5)));
+        // The oracle handed to the proposal run already counts the whole run's queries.
+        assert_eq!(c.max_queries, None);
+        let roomy = RunControl::default().with_max_tests(1_000_000);
+        assert_eq!(
+            proposal_control(&params, &roomy).max_tests,
+            Some(params.proposal_tests)
+        );
+    }
+}
