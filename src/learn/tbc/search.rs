@@ -1,11 +1,14 @@
 //! The learner: FSBE(max) feature selection (Alg. 2) around a BIC-driven beam search for
 //! the next feature concept (Alg. 1). Written against [`Refinement`], so any operator
-//! restricted to ⊓, ⊔, ¬, ∃ plugs in (the CLI passes ρ with those options).
+//! restricted to ⊓, ⊔, ¬, ∃ plugs in (the CLI passes ρ with those options). The beam's
+//! first level also holds the candidates of a short CELOE run made before the search
+//! (`propose`, `TbcParams::proposals`), scored like the others.
 //!
 //! Budgets come from the [`RunControl`]: the test budget counts candidate features, the
 //! clock and the cancellation flag are checked between candidate levels, and an oracle
 //! that reports `BudgetExhausted` ends the run with the features chosen so far (the
-//! `termination` says which budget).
+//! `termination` says which budget). The proposal run spends at most half of the test
+//! and time budgets first; the search's clock starts after it with the rest.
 
 use std::collections::BTreeSet;
 
