@@ -234,6 +234,13 @@ pub struct TbcArgs {
     /// (default 8; with --max-length, that length: no widening). Not in the paper.
     #[arg(long, value_name = "N")]
     pub widen_to: Option<usize>,
+    /// Candidate features proposed by a short CELOE run on the training examples, offered
+    /// to the beam at every step (BIC decides); 0: the paper's search. Not in the paper.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub proposals: usize,
+    /// Most concepts the proposal run tests (and at most half of --max-tests/--max-runtime).
+    #[arg(long, value_name = "N", default_value_t = 50_000)]
+    pub proposal_tests: u64,
 }
 
 /// Options of `--algorithm owl-boost` and `--algorithm wfoil-dl` (the weak learner alone).
@@ -880,6 +887,9 @@ pub struct BenchTbcArgs {
     pub max_length: usize,
     #[arg(long, default_value_t = 5)]
     pub beam_width: usize,
+    /// Candidate features from a short CELOE run offered to the beam (0: the paper's search).
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub proposals: usize,
     /// Feature semantics: open (three-valued, the paper) or closed.
     #[arg(long, value_enum, default_value_t = SemanticsArg::Open)]
     pub semantics: SemanticsArg,

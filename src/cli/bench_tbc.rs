@@ -126,6 +126,7 @@ pub fn run(args: BenchTbcArgs) -> anyhow::Result<()> {
         depth: args.depth,
         max_length: args.max_length,
         beam_width: args.beam_width,
+        proposals: args.proposals,
         semantics: match Semantics::from(args.semantics) {
             Semantics::Open => FeatureSemantics::Open,
             Semantics::Closed => FeatureSemantics::Closed,

@@ -38,6 +38,8 @@ pub const ENTRY: LearnerEntry = LearnerEntry {
         "beam-depth",
         "max-features",
         "widen-to",
+        "proposals",
+        "proposal-tests",
     ],
     operator,
     build,
@@ -78,6 +80,8 @@ fn params(args: &LearnArgs) -> anyhow::Result<TbcParams> {
             .widen_to
             .or(args.search.max_length)
             .unwrap_or(TbcParams::default().widen_to),
+        proposals: args.tbc.proposals,
+        proposal_tests: args.tbc.proposal_tests,
         ..TbcParams::default()
     };
     p.validate()

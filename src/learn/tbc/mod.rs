@@ -5,8 +5,9 @@
 //! missing otherwise (the oracle's three-valued `truth`). The learner ([`Tbc`], or the
 //! function [`fit`]) grows the set of features with FSBE (Alg. 2), each new feature found
 //! by a beam search over refinements from ⊤ (Alg. 1), every candidate network scored by
-//! BIC-penalised conditional log-likelihood. Missing memberships are handled by ACA, EM,
-//! structural EM, IM3, IM2 or robust Bayesian estimation ([`Missing`]). The result is a
+//! BIC-penalised conditional log-likelihood. By default the beam's first level also holds
+//! candidates proposed by a short CELOE run (`TbcParams::proposals`; 0 is the paper's
+//! search). Missing memberships are handled by ACA, EM, structural EM, IM3, IM2 or robust Bayesian estimation ([`Missing`]). The result is a
 //! [`TbcModel`] that predicts through any oracle.
 //!
 //! The feature language is the paper's (⊓, ⊔, ¬, ∃): pass ρ restricted to it, as the CLI
@@ -38,6 +39,7 @@ mod learner;
 mod model;
 mod network;
 mod params;
+mod propose;
 mod score;
 mod search;
 mod sem;

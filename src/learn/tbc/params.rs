@@ -106,6 +106,18 @@ pub struct TbcParams {
     /// network cannot express an interaction such as `¬Female ⊓ ∃hasSibling.Parent`, and
     /// on family Uncle the search stopped after `¬Female` (10-fold AUC-PR 0.80).
     pub widen_to: usize,
+    /// Candidate features proposed by a short CELOE run on the training examples (its best
+    /// solutions, then the best expression of each length it scored): they join the beam's
+    /// first level at every step, where the network's BIC decides as for any candidate.
+    /// A deviation from the paper (0 restores its search), on by default (10, CELOE's own
+    /// number of kept solutions): the beam from ⊤ scores every prefix of a feature by BIC,
+    /// so a feature that only separates once complete, such as family Aunt's definition
+    /// (length 11), is out of its reach. See `tbc::propose`.
+    pub proposals: usize,
+    /// Most concepts the proposal run may test (and at most half of the run's own test and
+    /// time budgets). A test budget keeps the run deterministic. Default 50,000: about a
+    /// second on the embedded store; CELOE stops earlier when it finds a definition.
+    pub proposal_tests: u64,
 }
 
 impl Default for TbcParams {
@@ -125,6 +137,8 @@ impl Default for TbcParams {
             max_features: 10,
             max_refinements_per_node: 400,
             widen_to: 8,
+            proposals: 10,
+            proposal_tests: 50_000,
         }
     }
 }

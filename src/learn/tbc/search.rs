@@ -1,11 +1,14 @@
 //! The learner: FSBE(max) feature selection (Alg. 2) around a BIC-driven beam search for
 //! the next feature concept (Alg. 1). Written against [`Refinement`], so any operator
-//! restricted to ⊓, ⊔, ¬, ∃ plugs in (the CLI passes ρ with those options).
+//! restricted to ⊓, ⊔, ¬, ∃ plugs in (the CLI passes ρ with those options). The beam's
+//! first level also holds the candidates of a short CELOE run made before the search
+//! (`propose`, `TbcParams::proposals`), scored like the others.
 //!
 //! Budgets come from the [`RunControl`]: the test budget counts candidate features, the
 //! clock and the cancellation flag are checked between candidate levels, and an oracle
 //! that reports `BudgetExhausted` ends the run with the features chosen so far (the
-//! `termination` says which budget).
+//! `termination` says which budget). The proposal run spends at most half of the test
+//! and time budgets first; the search's clock starts after it with the rest.
 
 use std::collections::BTreeSet;
 
@@ -16,6 +19,7 @@ use super::build;
 use super::features::{self, Dataset, Truth};
 use super::model::TbcModel;
 use super::params::TbcParams;
+use super::propose::{self, Proposals};
 use super::score::{self, Fitted};
 use crate::concept::{Concept, normalize};
 use crate::learn::{
@@ -57,6 +61,8 @@ struct Search<'a, 'c> {
     /// The current scope of the feature search (grows up to `params.widen_to`).
     max_length: usize,
     depth: usize,
+    /// Candidates proposed by the CELOE run (`tbc::propose`), offered at every step.
+    proposals: Vec<Concept>,
 }
 
 /// A budget the oracle reported ends the search cleanly; any other error is an error.
@@ -102,12 +108,20 @@ impl Search<'_, '_> {
         seen.insert(Concept::Top);
         let mut beam = vec![Concept::Top];
         let mut best: Option<(f64, Feature)> = None;
-        for _level in 0..self.depth {
+        for level in 0..self.depth {
             if let Some(t) = self.stopped() {
                 self.stop = Some(t);
                 break;
             }
             let mut candidates = Vec::new();
+            if level == 0 {
+                // Proposals are complete features: no length limit, any step may take one.
+                for p in &self.proposals {
+                    if seen.insert(p.clone()) {
+                        candidates.push(p.clone());
+                    }
+                }
+            }
             for b in &beam {
                 for r in self
                     .refinement
@@ -296,10 +310,20 @@ fn fit_on(
     params: &TbcParams,
     control: &RunControl,
 ) -> Result<TbcRun, LearnError> {
-    let clock = control.start(oracle);
     let before = oracle.stats();
     let examples = pos.union(neg);
     let among = among.union(&examples);
+    // The proposal run goes first, on its share of the budgets; the beam search gets the
+    // rest (its clock starts after, so the two never hold the oracle's deadline at once).
+    let proposals = propose::propose(oracle, pos, neg, &among, refinement, params, control)?;
+    let rest = RunControl {
+        max_runtime: control
+            .max_runtime
+            .map(|d| d.saturating_sub(proposals.elapsed)),
+        max_tests: control.max_tests.map(|t| t.saturating_sub(proposals.tests)),
+        ..control.clone()
+    };
+    let clock = rest.start(oracle);
     let individuals: Vec<IndividualId> = examples.iter().collect();
     let class = individuals
         .iter()
@@ -317,6 +341,7 @@ fn fit_on(
         stop: None,
         max_length: params.max_length,
         depth: params.depth,
+        proposals: proposals.concepts.clone(),
     };
     let mut widenings = 0;
     let mut current: Vec<Feature> = Vec::new();
@@ -386,7 +411,8 @@ fn fit_on(
             };
         }
     };
-    let search_ms = clock.elapsed_ms();
+    let proposal_ms = u64::try_from(proposals.elapsed.as_millis()).unwrap_or(u64::MAX);
+    let search_ms = clock.elapsed_ms().saturating_add(proposal_ms);
     let data = learner.dataset(&current);
     let (fitted, report) = build::fit(&data, params);
     let cll = score::conditional_log_likelihood(&fitted, &data);
@@ -401,9 +427,12 @@ fn fit_on(
     if let Some(r) = report {
         details.insert("em_iterations".into(), r.iterations.into());
     }
-    let tested = learner.tested as u64;
+    let features: Vec<Concept> = current.into_iter().map(|(c, _)| c).collect();
+    details.insert("proposals".into(), proposal_details(&proposals, &features));
+    // Everything scored: the beam's candidates and the proposal run's concepts.
+    let tested = (learner.tested as u64).saturating_add(proposals.tests);
     let model = TbcModel {
-        features: current.into_iter().map(|(c, _)| c).collect(),
+        features,
         structure: params.structure,
         missing: params.missing,
         semantics: params.semantics,
@@ -422,12 +451,24 @@ fn fit_on(
             queries_sent: o.queries_sent,
             cache_hits: o.cache_hits,
             cache_misses: o.cache_misses,
-            elapsed_ms: clock.elapsed_ms(),
+            elapsed_ms: clock.elapsed_ms().saturating_add(proposal_ms),
             load_ms: 0,
             signature_ms: 0,
             search_ms,
             termination,
             details,
         },
+    })
+}
+
+/// `stats.details.proposals`: how many candidates the CELOE run offered, how many of the
+/// network's features are among them, the concepts it tested and why it stopped.
+fn proposal_details(p: &Proposals, features: &[Concept]) -> serde_json::Value {
+    let chosen = features.iter().filter(|f| p.concepts.contains(f)).count();
+    serde_json::json!({
+        "offered": p.concepts.len(),
+        "chosen": chosen,
+        "tests": p.tests,
+        "termination": p.termination,
     })
 }
