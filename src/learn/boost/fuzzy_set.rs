@@ -158,6 +158,29 @@ pub fn sets_around(centres: &[f64], names: &[&str]) -> Vec<FuzzySet> {
         .collect()
 }
 
+/// The thresholds a partition implies: for each inner set F (a triangle), the union of F
+/// with every set below it (`mediumOrLower`, a left shoulder falling from F's peak to the
+/// next centre) and with every set above it (`mediumOrHigher`, a right shoulder rising from
+/// the previous centre to F's peak). In a Ruspini partition these are exactly those
+/// unions, which EL(D) cannot write as a disjunction; they give the learner "at most" and
+/// "at least" tests where a single triangle only says "about".
+pub fn thresholds(sets: &[FuzzySet]) -> Vec<FuzzySet> {
+    let mut out = Vec::new();
+    for set in sets {
+        if let Shape::Triangle { a, b, c } = set.shape {
+            out.push(FuzzySet {
+                name: format!("{}OrLower", set.name),
+                shape: Shape::LeftShoulder { a: b, b: c },
+            });
+            out.push(FuzzySet {
+                name: format!("{}OrHigher", set.name),
+                shape: Shape::RightShoulder { a, b },
+            });
+        }
+    }
+    out
+}
+
 /// `k` equally spaced centres over the range of `values` between their 1st and 99th
 /// percentiles (nearest rank; the whole range when that leaves nothing): a single stray
 /// value, such as mammographic's one BI-RADS of 55 among values 0–6, must not squash every

@@ -1,8 +1,10 @@
 //! The fitted Fuzzy OWL-Boost model: weighted rounds, each a set of fuzzy GCIs `Cᵢⱼ ⊑ WLᵢ`.
 //!
 //! For an individual a, round i's degree is `WLᵢ(a) = maxⱼ Cᵢⱼ(a)` and its vote
-//! `t(WLᵢ(a))` (−1 when at most τ). The **score** is Real AdaBoost's `f(a) = Σ αᵢ·t(WLᵢ(a))`;
-//! a is a positive instance when `f(a) > 0`, and then to **degree**
+//! `αᵢ·t(WLᵢ(a))` (t = −1 when at most τ), or with confidence-rated rounds
+//! `βᵢ + αᵢ·WLᵢ(a)` (β the uncovered block's vote, see [`super::adaboost`]). The **score**
+//! is Real AdaBoost's `f(a)`, the sum of the votes; a is a positive instance when
+//! `f(a) > 0`, and then to **degree**
 //! `h(a) = Σ α̂ᵢ·WLᵢ(a)` with `α̂ᵢ = αᵢ / Σ αₖ`: the value of the Fuzzy OWL 2
 //! weighted-sum concept `(α̂₁ WL₁ + … + α̂ₙ WLₙ) ⊑ T` the model prints, which any Fuzzy
 //! OWL 2 reasoner computes. Otherwise the degree is 0 (a non-positive instance).
@@ -20,11 +22,24 @@ use crate::learn::document::{ModelLoader, body_json};
 use crate::learn::{LearnError, Model, Prediction};
 use crate::oracle::{IndividualSet, MembershipOracle, Semantics};
 
-/// One boosting round: its weight and its weak hypothesis's axioms.
+/// One boosting round: its weight, its weak hypothesis's axioms and, for a
+/// confidence-rated round, the vote β of what it leaves uncovered.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Round {
     pub alpha: f64,
     pub axioms: Vec<FuzzyConcept>,
+    /// `Some(β)`: the round votes `β + α·WL(a)`; `None`: the paper's `α·t(WL(a))`.
+    pub base: Option<f64>,
+}
+
+impl Round {
+    /// The round's vote for an individual it covers to degree `bed` (`tau`: τ).
+    pub fn vote(&self, bed: f64, tau: f64) -> f64 {
+        match self.base {
+            None => self.alpha * transform(bed, tau),
+            Some(base) => base + self.alpha * if bed > tau { bed } else { 0.0 },
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -52,7 +67,7 @@ impl BoostModel {
             .rounds
             .iter()
             .zip(round_degrees)
-            .map(|(r, d)| r.alpha * transform(*d, self.cover_degree))
+            .map(|(r, d)| r.vote(*d, self.cover_degree))
             .sum();
         let degree = if score > 0.0 && total > 0.0 {
             let sum: f64 = self
@@ -111,8 +126,19 @@ impl BoostModel {
                 terms.join(" + ")
             }
         );
+        let bases: f64 = self.rounds.iter().filter_map(|r| r.base).sum();
+        if self.rounds.iter().any(|r| r.base.is_some()) {
+            let _ = writeln!(
+                out,
+                "  positive when Σ α·WL > {:.4} (the uncovered blocks' votes, negated)",
+                -bases
+            );
+        }
         for (i, r) in self.rounds.iter().enumerate() {
-            let _ = writeln!(out, "  WL{} (α = {:.4}):", i + 1, r.alpha);
+            let _ = match r.base {
+                None => writeln!(out, "  WL{} (α = {:.4}):", i + 1, r.alpha),
+                Some(b) => writeln!(out, "  WL{} (α = {:.4}, β = {:.4}):", i + 1, r.alpha, b),
+            };
             for a in &r.axioms {
                 let _ = writeln!(out, "    {} ⊑ WL{}", a.display(vocabulary), i + 1);
             }
@@ -326,11 +352,13 @@ impl Model for BoostModel {
                 .iter()
                 .map(|r| RoundBody {
                     alpha: r.alpha,
+                    base: r.base,
                     axioms: r.axioms.iter().map(FuzzyConcept::to_body).collect(),
                 })
                 .collect(),
         };
         let mut numbers: Vec<f64> = self.rounds.iter().map(|r| r.alpha).collect();
+        numbers.extend(self.rounds.iter().filter_map(|r| r.base));
         numbers.push(self.cover_degree);
         for r in &self.rounds {
             for a in &r.axioms {
@@ -360,6 +388,8 @@ struct Body {
 #[derive(Serialize, Deserialize)]
 struct RoundBody {
     alpha: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    base: Option<f64>,
     axioms: Vec<ConceptBody>,
 }
 
@@ -386,14 +416,15 @@ impl BoostModel {
             .iter()
             .enumerate()
             .map(|(i, r)| {
-                if !r.alpha.is_finite() {
+                if !r.alpha.is_finite() || r.base.is_some_and(|b| !b.is_finite()) {
                     return Err(LearnError::ModelFormat(format!(
-                        "round {}: α must be a finite number",
+                        "round {}: α and β must be finite numbers",
                         i + 1
                     )));
                 }
                 Ok(Round {
                     alpha: r.alpha,
+                    base: r.base,
                     axioms: r
                         .axioms
                         .iter()
