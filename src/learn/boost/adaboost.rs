@@ -159,4 +159,56 @@ mod tests {
         let perfect = alpha(AlphaForm::Error, &[1.0, -1.0], &[1.0, -1.0], &[0.5, 0.5]);
         assert!(perfect.is_finite() && perfect > 10.0);
     }
+
+    /// The same four examples under confidence-rated rounds: covered block (to degrees 1
+    /// and 0.5) W₊ = 0.375, W₋ = 0; uncovered block (to 0, 0.5, 1, 1) W₊ = 0.375,
+    /// W₋ = 0.25; ε = 1/(2·4) = 0.125.
+    #[test]
+    fn confidence_rated_votes_and_z_by_hand() {
+        use super::super::model::Round;
+        let bed = [1.0, 0.5, 0.0, 0.0];
+        let l = [1.0, 1.0, 1.0, -1.0];
+        let w = [0.25; 4];
+        let b = Blocks::of(&bed, &l, &w);
+        assert_eq!(
+            b,
+            Blocks {
+                covered_pos: 0.375,
+                covered_neg: 0.0,
+                uncovered_pos: 0.375,
+                uncovered_neg: 0.25,
+            }
+        );
+        // Z = 2(√(0.375·0) + √(0.375·0.25)).
+        assert!((b.z() - 2.0 * 0.09375f64.sqrt()).abs() < 1e-12);
+        // A perfect split has Z = 0; a round that covers nothing tells nothing: Z = 1.
+        let perfect = Blocks::of(&[1.0, 0.0], &[1.0, -1.0], &[0.5, 0.5]);
+        assert_eq!(perfect.z(), 0.0);
+        let none = Blocks::of(&[0.0, 0.0], &[1.0, -1.0], &[0.5, 0.5]);
+        assert!((none.z() - 1.0).abs() < 1e-12);
+        assert_eq!(smoothing(4), 0.125);
+        // c₊ = ½ ln(0.5/0.125) = ln 2; c₋ = ½ ln(0.5/0.375) = ½ ln(4/3).
+        let (c_pos, c_neg) = b.votes(smoothing(4));
+        assert!((c_pos - 2f64.ln()).abs() < 1e-12, "{c_pos}");
+        assert!((c_neg - 0.5 * (4.0f64 / 3.0).ln()).abs() < 1e-12, "{c_neg}");
+        // The round votes β + α·WL with α = c₊ − c₋ = ½ ln 3, β = c₋.
+        let round = Round {
+            alpha: c_pos - c_neg,
+            axioms: Vec::new(),
+            base: Some(c_neg),
+        };
+        assert!((round.alpha - 0.5 * 3f64.ln()).abs() < 1e-12);
+        assert!((round.vote(1.0, 0.0) - 2f64.ln()).abs() < 1e-12);
+        let half = 0.5 * (4.0f64 / 3.0).ln() + 0.25 * 3f64.ln();
+        assert!((round.vote(0.5, 0.0) - half).abs() < 1e-12);
+        assert!((round.vote(0.0, 0.0) - c_neg).abs() < 1e-12);
+        // Degrees at most τ count as uncovered; the paper's round votes α·t(WL).
+        assert!((round.vote(0.5, 0.5) - c_neg).abs() < 1e-12);
+        let paper = Round {
+            base: None,
+            ..round
+        };
+        assert_eq!(paper.vote(0.0, 0.0), -paper.alpha);
+        assert_eq!(paper.vote(0.5, 0.0), 0.5 * paper.alpha);
+    }
 }

@@ -491,3 +491,29 @@ impl ModelLoader for WfoilModelLoader {
         load(super::WFOIL_DL, body, vocabulary)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A body saved before confidence-rated rounds (no `base`) loads as the paper's vote;
+    /// a β that is not a finite number is refused, naming the round.
+    #[test]
+    fn rounds_without_base_vote_as_the_paper_and_bad_bases_are_refused() {
+        let v = Vocabulary::new();
+        let body = |round: serde_json::Value| serde_json::json!({"tnorm": "goedel", "cover_degree": 0.0, "rounds": [round]});
+        let old = body(serde_json::json!({"alpha": 0.5, "axioms": [{"type": "top"}]}));
+        let m = BoostModel::from_body(super::super::OWL_BOOST, &old, &v).unwrap();
+        assert_eq!(m.rounds[0].base, None);
+        assert_eq!(m.combine(&[0.0]).score, -0.5);
+        let rated = body(serde_json::json!({"alpha": 0.5, "base": -0.25, "axioms": []}));
+        let m = BoostModel::from_body(super::super::OWL_BOOST, &rated, &v).unwrap();
+        assert_eq!(m.combine(&[1.0]).score, 0.25);
+        assert_eq!(m.combine(&[0.0]).score, -0.25);
+        assert_eq!(m.combine(&[0.0]).degree, 0.0);
+        let bad = body(serde_json::json!({"alpha": 0.5, "base": "x", "axioms": []}));
+        assert!(BoostModel::from_body(super::super::OWL_BOOST, &bad, &v).is_err());
+        let text = m.text(&v);
+        assert!(text.contains("positive when Σ α·WL > 0.2500"), "{text}");
+    }
+}
