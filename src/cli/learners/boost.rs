@@ -86,7 +86,7 @@ pub fn params(args: &LearnArgs) -> anyhow::Result<BoostParams> {
         anyhow::bail!(
             "--algorithm {} reads degrees under the closed-world semantics only: under the \
              open world a missing value or successor is unknown rather than degree 0, so \
-             the degrees (and the −1 vote for an individual no axiom covers) would not be \
+             the degrees (and the vote for an individual no axiom covers) would not be \
              sound; drop --semantics open",
             args.algorithm
         );
