@@ -54,7 +54,7 @@ pub struct BoostRun {
     pub atoms: usize,
     /// Candidates scored.
     pub tested: u64,
-    /// The weighted error ε of each round kept.
+    /// The weighted error ε of each round kept (when it was first learned).
     pub errors: Vec<f64>,
     /// The fuzzy datatypes built (per ∃-depth and property).
     pub datatypes: Datatypes,
@@ -160,6 +160,9 @@ impl OwlBoost {
                 round_beds.truncate(choice.1);
                 termination = Some(Termination::NoImprovement);
             }
+            let kept = model.merge_repeats();
+            errors = kept.iter().map(|&i| errors[i]).collect();
+            round_beds = kept.iter().map(|&i| round_beds[i].clone()).collect();
         }
         let termination = termination.unwrap_or(Termination::Exhausted);
         let train_loss = (0..n)
