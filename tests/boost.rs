@@ -266,7 +266,7 @@ fn a_fit_is_deterministic_cheap_in_queries_and_survives_saving() {
 }
 
 /// The inner validation (on a noisy problem, so boosting runs several rounds): the model
-/// kept is the full model's first T rounds, T the fewest rounds with the most held-out
+/// kept is the one of boosting's first T rounds, T the fewest rounds with the most held-out
 /// examples right over the inner folds; with `fuzzy_sets: 0` the partition is the first of
 /// 3, 5, 7 whose best count is the highest.
 #[test]
@@ -318,11 +318,14 @@ fn inner_validation_keeps_a_prefix_of_the_rounds_and_picks_a_partition() {
     assert!(curve.iter().all(|c| *c <= 10 * REPEATS), "{curve:?}");
     let max = *curve.iter().max().unwrap();
     let keep = curve.iter().position(|c| *c == max).unwrap() + 1;
-    assert_eq!(cut.model.rounds.len(), keep.min(full.model.rounds.len()));
-    assert_eq!(
-        cut.model.rounds[..],
-        full.model.rounds[..cut.model.rounds.len()]
-    );
+    // Boosting is deterministic: the cut model is what `keep` rounds at most give (repeated
+    // weak hypotheses merged in both).
+    let (first_rounds, _) = fit(BoostParams {
+        rounds: keep,
+        ..params(3, 0)
+    });
+    assert_eq!(cut.model, first_rounds.model);
+    assert!(cut.model.rounds.len() <= full.model.rounds.len());
     // The partition among 3, 5, 7 sets.
     let (chosen, stats) = fit(params(0, 2));
     let curves = stats.details["validation_correct"].as_object().unwrap();
@@ -345,4 +348,62 @@ fn inner_validation_keeps_a_prefix_of_the_rounds_and_picks_a_partition() {
     // Bad values are refused.
     assert!(OwlBoost::new(params(3, 1)).is_err());
     assert!(OwlBoost::new(params(4, 2)).is_err());
+}
+
+/// Sequential covering for a confidence-rated round: atom A covers positives 0 and 1, atom
+/// B the third positive and both negatives (uniform weights). The paper's rule keeps B (it
+/// covers a pending positive); the Z rule refuses it: Z = 2√(0.2·0.4) ≈ 0.57 with A alone,
+/// 2√(0.6·0.4) ≈ 0.98 with A and B.
+#[test]
+fn sequential_covering_keeps_an_axiom_only_if_it_lowers_z() {
+    use oxilearn::learn::boost::adaboost::Blocks;
+    use oxilearn::learn::boost::wfoil::{AtomTable, Objective, WeakLimits, WeightedView, wfoil};
+    let (oracle, _) = setup();
+    let table = AtomTable {
+        atoms: vec![class("Male"), class("Person")],
+        degrees: vec![vec![1.0, 1.0, 0.0, 0.0, 0.0], vec![0.0, 0.0, 1.0, 1.0, 1.0]],
+    };
+    let target = [1.0, 1.0, 1.0, 0.0, 0.0];
+    let weights = [0.2; 5];
+    let view = WeightedView {
+        target: &target,
+        weights: &weights,
+    };
+    let limits = |objective| WeakLimits {
+        theta: 0.7,
+        max_negative_share: 0.0,
+        max_axioms: 5,
+        max_conjuncts: 3,
+        cover_degree: 0.0,
+        objective,
+    };
+    let clock = RunControl::default().start(&oracle);
+    let mut tested = 0;
+    let paper = wfoil(
+        &table,
+        view,
+        TNorm::Goedel,
+        limits(None),
+        &clock,
+        &mut tested,
+    );
+    assert_eq!(paper.hypothesis.axioms, [class("Male"), class("Person")]);
+    let z = wfoil(
+        &table,
+        view,
+        TNorm::Goedel,
+        limits(Some(Objective::Z)),
+        &clock,
+        &mut tested,
+    );
+    assert_eq!(z.hypothesis.axioms, [class("Male")]);
+    let labels = [1.0, 1.0, 1.0, -1.0, -1.0];
+    let with_a = Blocks::of(&z.hypothesis.bed(5), &labels, &weights).z();
+    assert!((with_a - 2.0 * 0.08f64.sqrt()).abs() < 1e-12, "{with_a}");
+    let with_both = Blocks::of(&paper.hypothesis.bed(5), &labels, &weights).z();
+    assert!(
+        (with_both - 2.0 * 0.24f64.sqrt()).abs() < 1e-12,
+        "{with_both}"
+    );
+    assert!((Objective::Z.of(&paper.hypothesis.bed(5), view, 0.0) - with_both).abs() < 1e-12);
 }

@@ -248,12 +248,14 @@ pub struct TbcArgs {
 #[command(next_help_heading = "Fuzzy OWL-Boost options (--algorithm owl-boost, wfoil-dl)")]
 pub struct BoostArgs {
     /// Boosting rounds at most (early stop when a round is no better than chance).
-    #[arg(long, value_name = "N", default_value_t = 10)]
+    #[arg(long, value_name = "N", default_value_t = 30)]
     pub rounds: usize,
     /// The t-norm of fuzzy conjunction.
     #[arg(long, value_enum, default_value_t)]
     pub tnorm: TNormArg,
-    /// Real AdaBoost's α: error = ½ ln((1−ε)/ε) (the paper's), correlation = ½ ln((1+r)/(1−r)).
+    /// Real AdaBoost's vote: confidence = each round's covered and uncovered blocks vote
+    /// ½ ln(W₊/W₋) of their weights; error = α·t(WL) with α = ½ ln((1−ε)/ε) (the paper's),
+    /// correlation = the same with α = ½ ln((1+r)/(1−r)).
     #[arg(long, value_enum, default_value_t)]
     pub alpha_form: AlphaFormArg,
     /// Fuzzy sets per numeric data property: 3, 5 or 7 (0: chosen among them by
@@ -269,9 +271,10 @@ pub struct BoostArgs {
     /// An axiom also stops growing once it covers at most this weighted share of the negatives.
     #[arg(long, value_name = "F", default_value_t = 0.0)]
     pub max_negative_share: f64,
-    /// Axioms per weak hypothesis at most.
-    #[arg(long, value_name = "N", default_value_t = 5)]
-    pub max_axioms: usize,
+    /// Axioms per weak hypothesis at most [default: 1 for owl-boost (boosting combines
+    /// single rules), 5 for wfoil-dl alone].
+    #[arg(long, value_name = "N")]
+    pub max_axioms: Option<usize>,
     /// Conjuncts per axiom at most.
     #[arg(long, value_name = "N", default_value_t = 3)]
     pub max_conjuncts: usize,
@@ -288,6 +291,9 @@ pub struct BoostArgs {
     /// rounds to keep (0 = keep them all).
     #[arg(long, value_name = "K", default_value_t = 5)]
     pub validation_folds: usize,
+    /// Leave out the "F or lower" / "F or higher" threshold sets of each fuzzy partition.
+    #[arg(long)]
+    pub no_threshold_sets: bool,
 }
 
 /// Options of `--algorithm multiclass` (multi-class rule theories, issue 15).
@@ -343,9 +349,10 @@ pub enum TNormArg {
 
 #[derive(Debug, Clone, Copy, ValueEnum, Default)]
 pub enum AlphaFormArg {
-    #[default]
     Error,
     Correlation,
+    #[default]
+    Confidence,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum, Default)]

@@ -29,6 +29,7 @@ const WEAK_FLAGS: &[&str] = &[
     "role-depth",
     "max-values",
     "cover-degree",
+    "no-threshold-sets",
 ];
 
 pub const OWL_BOOST: LearnerEntry = LearnerEntry {
@@ -50,6 +51,7 @@ pub const OWL_BOOST: LearnerEntry = LearnerEntry {
         "max-values",
         "cover-degree",
         "validation-folds",
+        "no-threshold-sets",
     ],
     operator,
     build: build_boost,
@@ -84,7 +86,7 @@ pub fn params(args: &LearnArgs) -> anyhow::Result<BoostParams> {
         anyhow::bail!(
             "--algorithm {} reads degrees under the closed-world semantics only: under the \
              open world a missing value or successor is unknown rather than degree 0, so \
-             the degrees (and the −1 vote for an individual no axiom covers) would not be \
+             the degrees (and the vote for an individual no axiom covers) would not be \
              sound; drop --semantics open",
             args.algorithm
         );
@@ -99,6 +101,7 @@ pub fn params(args: &LearnArgs) -> anyhow::Result<BoostParams> {
         alpha: match b.alpha_form {
             AlphaFormArg::Error => AlphaForm::Error,
             AlphaFormArg::Correlation => AlphaForm::Correlation,
+            AlphaFormArg::Confidence => AlphaForm::Confidence,
         },
         fuzzy_sets: b.fuzzy_sets,
         partition: match b.fuzzy_partition {
@@ -107,12 +110,17 @@ pub fn params(args: &LearnArgs) -> anyhow::Result<BoostParams> {
         },
         theta: b.theta,
         max_negative_share: b.max_negative_share,
-        max_axioms: b.max_axioms,
+        max_axioms: b.max_axioms.unwrap_or(if args.algorithm == WFOIL_DL.name {
+            BoostParams::WEAK_LEARNER_ALONE_AXIOMS
+        } else {
+            BoostParams::default().max_axioms
+        }),
         max_conjuncts: b.max_conjuncts,
         role_depth: b.role_depth,
         max_values: b.max_values,
         cover_degree: b.cover_degree,
         validation_folds: b.validation_folds,
+        threshold_sets: !b.no_threshold_sets,
     };
     p.validate()
         .context("invalid learner parameters (see --help)")?;

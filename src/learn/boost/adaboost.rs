@@ -15,6 +15,15 @@
 //!   so a perfect round gets a large finite α.
 //! - Update `w_a ← w_a·exp(−α·l(a)·hᵢ(a)) / Z`: misclassified examples gain weight, and
 //!   a correct vote of low degree lowers a weight less than a confident one.
+//! - [`AlphaForm::Confidence`] instead votes like Real AdaBoost proper (Friedman, Hastie &
+//!   Tibshirani's `½ ln(p/(1 − p))`; Schapire & Singer's domain-partitioning hypotheses):
+//!   a round splits the examples into a covered block (to degree `WLᵢ(a)`) and an uncovered
+//!   block (to degree `1 − WLᵢ(a)`), and each block votes `c = ½ ln((W₊ + ε)/(W₋ + ε))`
+//!   from the weights of its positives and negatives, ε = 1/(2n) (their smoothing). The
+//!   vote is `c₋ + WLᵢ(a)·(c₊ − c₋)`: a weight `α = c₊ − c₋` on the round's degree and a
+//!   constant `c₋`. Unlike the −1 of the paper's t, a rule that covers few of the
+//!   positives no longer votes against every individual it leaves out as strongly as it
+//!   votes for those it covers: its uncovered block votes what that block holds.
 
 use super::params::AlphaForm;
 
@@ -38,7 +47,9 @@ pub fn weighted_error(h: &[f64], l: &[f64], w: &[f64]) -> f64 {
 /// α of a round.
 pub fn alpha(form: AlphaForm, h: &[f64], l: &[f64], w: &[f64]) -> f64 {
     match form {
-        AlphaForm::Error => {
+        // A confidence-rated round's α comes from its blocks ([`Blocks::votes`]); asked
+        // here, it gets the error form's.
+        AlphaForm::Error | AlphaForm::Confidence => {
             let e = weighted_error(h, l, w).clamp(EDGE, 1.0 - EDGE);
             0.5 * ((1.0 - e) / e).ln()
         }
@@ -61,6 +72,55 @@ pub fn reweight(w: &mut [f64], alpha: f64, h: &[f64], l: &[f64]) {
             *w /= z;
         }
     }
+}
+
+/// The weights of positives and negatives in a round's covered block (each example
+/// counted to its degree `bed`) and in its uncovered block (to `1 − bed`).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Blocks {
+    pub covered_pos: f64,
+    pub covered_neg: f64,
+    pub uncovered_pos: f64,
+    pub uncovered_neg: f64,
+}
+
+impl Blocks {
+    pub fn of(bed: &[f64], l: &[f64], w: &[f64]) -> Blocks {
+        let mut b = Blocks::default();
+        for ((d, l), w) in bed.iter().zip(l).zip(w) {
+            let d = d.clamp(0.0, 1.0);
+            if *l > 0.0 {
+                b.covered_pos += w * d;
+                b.uncovered_pos += w * (1.0 - d);
+            } else {
+                b.covered_neg += w * d;
+                b.uncovered_neg += w * (1.0 - d);
+            }
+        }
+        b
+    }
+
+    /// Schapire–Singer's `Z = 2(√(W₊W₋) of the covered block + the same of the uncovered)`:
+    /// the factor by which the round shrinks the bound on the training error, which a weak
+    /// learner for confidence-rated votes minimises (1 for a round that tells nothing).
+    pub fn z(&self) -> f64 {
+        2.0 * ((self.covered_pos * self.covered_neg).sqrt()
+            + (self.uncovered_pos * self.uncovered_neg).sqrt())
+    }
+
+    /// The blocks' votes `(c₊, c₋)`, each `½ ln((W₊ + ε)/(W₋ + ε))`.
+    pub fn votes(&self, smoothing: f64) -> (f64, f64) {
+        let c = |p: f64, n: f64| 0.5 * ((p + smoothing) / (n + smoothing)).ln();
+        (
+            c(self.covered_pos, self.covered_neg),
+            c(self.uncovered_pos, self.uncovered_neg),
+        )
+    }
+}
+
+/// Schapire–Singer's smoothing of the block votes: ε = 1/(2n) for `n` weighted examples.
+pub fn smoothing(n: usize) -> f64 {
+    0.5 / n.max(1) as f64
 }
 
 #[cfg(test)]
@@ -98,5 +158,57 @@ mod tests {
         // A perfect round gets a large but finite α.
         let perfect = alpha(AlphaForm::Error, &[1.0, -1.0], &[1.0, -1.0], &[0.5, 0.5]);
         assert!(perfect.is_finite() && perfect > 10.0);
+    }
+
+    /// The same four examples under confidence-rated rounds: covered block (to degrees 1
+    /// and 0.5) W₊ = 0.375, W₋ = 0; uncovered block (to 0, 0.5, 1, 1) W₊ = 0.375,
+    /// W₋ = 0.25; ε = 1/(2·4) = 0.125.
+    #[test]
+    fn confidence_rated_votes_and_z_by_hand() {
+        use super::super::model::Round;
+        let bed = [1.0, 0.5, 0.0, 0.0];
+        let l = [1.0, 1.0, 1.0, -1.0];
+        let w = [0.25; 4];
+        let b = Blocks::of(&bed, &l, &w);
+        assert_eq!(
+            b,
+            Blocks {
+                covered_pos: 0.375,
+                covered_neg: 0.0,
+                uncovered_pos: 0.375,
+                uncovered_neg: 0.25,
+            }
+        );
+        // Z = 2(√(0.375·0) + √(0.375·0.25)).
+        assert!((b.z() - 2.0 * 0.09375f64.sqrt()).abs() < 1e-12);
+        // A perfect split has Z = 0; a round that covers nothing tells nothing: Z = 1.
+        let perfect = Blocks::of(&[1.0, 0.0], &[1.0, -1.0], &[0.5, 0.5]);
+        assert_eq!(perfect.z(), 0.0);
+        let none = Blocks::of(&[0.0, 0.0], &[1.0, -1.0], &[0.5, 0.5]);
+        assert!((none.z() - 1.0).abs() < 1e-12);
+        assert_eq!(smoothing(4), 0.125);
+        // c₊ = ½ ln(0.5/0.125) = ln 2; c₋ = ½ ln(0.5/0.375) = ½ ln(4/3).
+        let (c_pos, c_neg) = b.votes(smoothing(4));
+        assert!((c_pos - 2f64.ln()).abs() < 1e-12, "{c_pos}");
+        assert!((c_neg - 0.5 * (4.0f64 / 3.0).ln()).abs() < 1e-12, "{c_neg}");
+        // The round votes β + α·WL with α = c₊ − c₋ = ½ ln 3, β = c₋.
+        let round = Round {
+            alpha: c_pos - c_neg,
+            axioms: Vec::new(),
+            base: Some(c_neg),
+        };
+        assert!((round.alpha - 0.5 * 3f64.ln()).abs() < 1e-12);
+        assert!((round.vote(1.0, 0.0) - 2f64.ln()).abs() < 1e-12);
+        let half = 0.5 * (4.0f64 / 3.0).ln() + 0.25 * 3f64.ln();
+        assert!((round.vote(0.5, 0.0) - half).abs() < 1e-12);
+        assert!((round.vote(0.0, 0.0) - c_neg).abs() < 1e-12);
+        // Degrees at most τ count as uncovered; the paper's round votes α·t(WL).
+        assert!((round.vote(0.5, 0.5) - c_neg).abs() < 1e-12);
+        let paper = Round {
+            base: None,
+            ..round
+        };
+        assert_eq!(paper.vote(0.0, 0.0), -paper.alpha);
+        assert_eq!(paper.vote(0.5, 0.0), 0.5 * paper.alpha);
     }
 }

@@ -158,6 +158,30 @@ pub fn sets_around(centres: &[f64], names: &[&str]) -> Vec<FuzzySet> {
         .collect()
 }
 
+/// The thresholds a partition implies: for each inner set F (a triangle), the union of F
+/// with every set below it (`mediumOrLower`, a left shoulder falling from F's peak to the
+/// next centre) and with every set above it (`mediumOrHigher`, a right shoulder rising from
+/// the previous centre to F's peak). In a Ruspini partition these are exactly those unions
+/// under the Łukasiewicz t-conorm (the bounded sum; the sets sum to 1 between centres),
+/// which EL(D) cannot write; they give the learner "at most" and "at least" tests where a
+/// single triangle only says "about".
+pub fn thresholds(sets: &[FuzzySet]) -> Vec<FuzzySet> {
+    let mut out = Vec::new();
+    for set in sets {
+        if let Shape::Triangle { a, b, c } = set.shape {
+            out.push(FuzzySet {
+                name: format!("{}OrLower", set.name),
+                shape: Shape::LeftShoulder { a: b, b: c },
+            });
+            out.push(FuzzySet {
+                name: format!("{}OrHigher", set.name),
+                shape: Shape::RightShoulder { a, b },
+            });
+        }
+    }
+    out
+}
+
 /// `k` equally spaced centres over the range of `values` between their 1st and 99th
 /// percentiles (nearest rank; the whole range when that leaves nothing): a single stray
 /// value, such as mammographic's one BI-RADS of 55 among values 0–6, must not squash every
@@ -246,6 +270,38 @@ pub fn partition(values: &[f64], k: usize, how: Partition) -> Option<Vec<FuzzySe
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// On centres 0, 10, 20: `mediumOrLower` is 1 up to the medium peak, ½ halfway to the
+    /// high peak, 0 from there; `mediumOrHigher` the mirror image. Each is the bounded sum
+    /// of the sets it unites, and shoulders bring no threshold of their own.
+    #[test]
+    fn threshold_sets_are_the_unions_of_neighbouring_sets() {
+        let sets = sets_around(&[0.0, 10.0, 20.0], &set_names(3));
+        let t = thresholds(&sets);
+        let names: Vec<&str> = t.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["mediumOrLower", "mediumOrHigher"]);
+        let xs = [-5.0, 0.0, 5.0, 10.0, 15.0, 20.0, 25.0];
+        assert_eq!(
+            xs.map(|x| t[0].degree(x)),
+            [1.0, 1.0, 1.0, 1.0, 0.5, 0.0, 0.0]
+        );
+        assert_eq!(
+            xs.map(|x| t[1].degree(x)),
+            [0.0, 0.0, 0.5, 1.0, 1.0, 1.0, 1.0]
+        );
+        for x in xs {
+            let sum = |r: std::ops::Range<usize>| {
+                sets[r].iter().map(|s| s.degree(x)).sum::<f64>().min(1.0)
+            };
+            assert_eq!(t[0].degree(x), sum(0..2), "{x}");
+            assert_eq!(t[1].degree(x), sum(1..3), "{x}");
+        }
+        // Five sets: three inner ones, six thresholds.
+        assert_eq!(
+            thresholds(&sets_around(&[0.0, 1.0, 2.0, 3.0, 4.0], &set_names(5))).len(),
+            6
+        );
+    }
 
     #[test]
     fn membership_functions_at_their_breakpoints_and_between() {

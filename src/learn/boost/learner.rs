@@ -2,13 +2,13 @@
 //! [`BoostModel`] out. The atoms' degrees are asked through the oracle once per fit;
 //! every candidate after that is local arithmetic.
 
-use super::adaboost::{alpha, reweight, transform, weighted_error};
+use super::adaboost::{Blocks, alpha, reweight, smoothing, transform, weighted_error};
 use super::degrees::DegreeEvaluator;
 use super::model::{BoostModel, Round};
 use super::operator::{Datatypes, atoms};
-use super::params::BoostParams;
+use super::params::{AlphaForm, BoostParams};
 use super::validation;
-use super::wfoil::{AtomTable, WeakLimits, WeightedView, wfoil};
+use super::wfoil::{AtomTable, Objective, WeakLimits, WeightedView, wfoil};
 use super::{OWL_BOOST, WFOIL_DL};
 use crate::learn::{
     FitResult, LearnError, Learner, QualityMeasure, RunClock, RunControl, RunStats, Termination,
@@ -54,7 +54,7 @@ pub struct BoostRun {
     pub atoms: usize,
     /// Candidates scored.
     pub tested: u64,
-    /// The weighted error ε of each round kept.
+    /// The weighted error ε of each round kept (when it was first learned).
     pub errors: Vec<f64>,
     /// The fuzzy datatypes built (per ∃-depth and property).
     pub datatypes: Datatypes,
@@ -160,6 +160,9 @@ impl OwlBoost {
                 round_beds.truncate(choice.1);
                 termination = Some(Termination::NoImprovement);
             }
+            let kept = model.merge_repeats();
+            errors = kept.iter().map(|&i| errors[i]).collect();
+            round_beds = kept.iter().map(|&i| round_beds[i].clone()).collect();
         }
         let termination = termination.unwrap_or(Termination::Exhausted);
         let train_loss = (0..n)
@@ -276,6 +279,7 @@ impl OwlBoost {
     ) -> Boosted {
         let p = &self.params;
         let n = target.len();
+        let rated = p.alpha == AlphaForm::Confidence && self.algorithm == OWL_BOOST;
         let share = 1.0 / train.iter().filter(|t| **t).count().max(1) as f64;
         let mut weights: Vec<f64> = train.iter().map(|t| if *t { share } else { 0.0 }).collect();
         let limits = WeakLimits {
@@ -284,7 +288,11 @@ impl OwlBoost {
             max_axioms: p.max_axioms,
             max_conjuncts: p.max_conjuncts,
             cover_degree: p.cover_degree,
+            // Confidence-rated rounds: an axiom joins the weak hypothesis only if it lowers
+            // Z, the quantity their training-error bound multiplies by each round.
+            objective: rated.then_some(Objective::Z),
         };
+        let eps_smooth = smoothing(train.iter().filter(|t| **t).count());
         let mut out = Boosted {
             rounds: Vec::new(),
             errors: Vec::new(),
@@ -302,26 +310,47 @@ impl OwlBoost {
                 break;
             }
             let bed = weak.hypothesis.bed(n);
-            let h: Vec<f64> = bed.iter().map(|b| transform(*b, p.cover_degree)).collect();
-            let eps = weighted_error(&h, labels, &weights);
-            let a = if self.algorithm == WFOIL_DL {
-                1.0
+            let (round, h) = if rated {
+                let cut: Vec<f64> = bed
+                    .iter()
+                    .map(|b| if *b > p.cover_degree { *b } else { 0.0 })
+                    .collect();
+                let (covered, uncovered) = Blocks::of(&cut, labels, &weights).votes(eps_smooth);
+                let round = Round {
+                    alpha: covered - uncovered,
+                    axioms: weak.hypothesis.axioms,
+                    base: Some(uncovered),
+                };
+                let h: Vec<f64> = bed.iter().map(|b| round.vote(*b, p.cover_degree)).collect();
+                (round, h)
             } else {
-                alpha(p.alpha, &h, labels, &weights)
+                let h: Vec<f64> = bed.iter().map(|b| transform(*b, p.cover_degree)).collect();
+                let a = if self.algorithm == WFOIL_DL {
+                    1.0
+                } else {
+                    alpha(p.alpha, &h, labels, &weights)
+                };
+                let round = Round {
+                    alpha: a,
+                    axioms: weak.hypothesis.axioms,
+                    base: None,
+                };
+                (round, h)
             };
+            let eps = weighted_error(&h, labels, &weights);
             // No better than chance: boosting it would not help (early stop); the weak
-            // learner alone keeps what it found.
-            if self.algorithm == OWL_BOOST && (eps >= 0.5 || a <= 0.0) {
+            // learner alone keeps what it found. A confidence-rated round helps as long
+            // as its covered block is more positive than its uncovered one (α > 0).
+            if self.algorithm == OWL_BOOST && ((!rated && eps >= 0.5) || round.alpha <= 0.0) {
                 out.stop = Some(Termination::NoImprovement);
                 break;
             }
-            out.rounds.push(Round {
-                alpha: a,
-                axioms: weak.hypothesis.axioms,
-            });
+            // A confidence-rated vote carries its own weight (α is folded into h).
+            let step = if rated { 1.0 } else { round.alpha };
+            out.rounds.push(round);
             out.errors.push(eps);
             out.beds.push(bed);
-            reweight(&mut weights, a, &h, labels);
+            reweight(&mut weights, step, &h, labels);
             if let Some(why) = weak.stopped {
                 out.stop = Some(why);
             } else if eps == 0.0 {

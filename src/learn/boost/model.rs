@@ -1,8 +1,10 @@
 //! The fitted Fuzzy OWL-Boost model: weighted rounds, each a set of fuzzy GCIs `Cᵢⱼ ⊑ WLᵢ`.
 //!
 //! For an individual a, round i's degree is `WLᵢ(a) = maxⱼ Cᵢⱼ(a)` and its vote
-//! `t(WLᵢ(a))` (−1 when at most τ). The **score** is Real AdaBoost's `f(a) = Σ αᵢ·t(WLᵢ(a))`;
-//! a is a positive instance when `f(a) > 0`, and then to **degree**
+//! `αᵢ·t(WLᵢ(a))` (t = −1 when at most τ), or with confidence-rated rounds
+//! `βᵢ + αᵢ·WLᵢ(a)` (β the uncovered block's vote, see [`super::adaboost`]). The **score**
+//! is Real AdaBoost's `f(a)`, the sum of the votes; a is a positive instance when
+//! `f(a) > 0`, and then to **degree**
 //! `h(a) = Σ α̂ᵢ·WLᵢ(a)` with `α̂ᵢ = αᵢ / Σ αₖ`: the value of the Fuzzy OWL 2
 //! weighted-sum concept `(α̂₁ WL₁ + … + α̂ₙ WLₙ) ⊑ T` the model prints, which any Fuzzy
 //! OWL 2 reasoner computes. Otherwise the degree is 0 (a non-positive instance).
@@ -20,11 +22,24 @@ use crate::learn::document::{ModelLoader, body_json};
 use crate::learn::{LearnError, Model, Prediction};
 use crate::oracle::{IndividualSet, MembershipOracle, Semantics};
 
-/// One boosting round: its weight and its weak hypothesis's axioms.
+/// One boosting round: its weight, its weak hypothesis's axioms and, for a
+/// confidence-rated round, the vote β of what it leaves uncovered.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Round {
     pub alpha: f64,
     pub axioms: Vec<FuzzyConcept>,
+    /// `Some(β)`: the round votes `β + α·WL(a)`; `None`: the paper's `α·t(WL(a))`.
+    pub base: Option<f64>,
+}
+
+impl Round {
+    /// The round's vote for an individual it covers to degree `bed` (`tau`: τ).
+    pub fn vote(&self, bed: f64, tau: f64) -> f64 {
+        match self.base {
+            None => self.alpha * transform(bed, tau),
+            Some(base) => base + self.alpha * if bed > tau { bed } else { 0.0 },
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -45,6 +60,29 @@ pub struct Graded {
 }
 
 impl BoostModel {
+    /// Folds each round whose axioms repeat an earlier round's into that round: both vote
+    /// on the same `WL(a)`, so their α (and β) add and every score and degree stays the
+    /// same (single-axiom rounds come back to the same few rules as boosting reweights).
+    /// Returns the index, among the rounds before, of each round kept.
+    pub fn merge_repeats(&mut self) -> Vec<usize> {
+        let mut kept: Vec<usize> = Vec::new();
+        let mut merged: Vec<Round> = Vec::new();
+        for (i, r) in self.rounds.drain(..).enumerate() {
+            if let Some(first) = merged.iter_mut().find(|m| m.axioms == r.axioms) {
+                first.alpha += r.alpha;
+                first.base = match (first.base, r.base) {
+                    (Some(a), Some(b)) => Some(a + b),
+                    (a, b) => a.or(b),
+                };
+            } else {
+                kept.push(i);
+                merged.push(r);
+            }
+        }
+        self.rounds = merged;
+        kept
+    }
+
     /// Score and degree from the rounds' degrees `WLᵢ(a)`.
     pub fn combine(&self, round_degrees: &[f64]) -> Graded {
         let total: f64 = self.rounds.iter().map(|r| r.alpha).sum();
@@ -52,7 +90,7 @@ impl BoostModel {
             .rounds
             .iter()
             .zip(round_degrees)
-            .map(|(r, d)| r.alpha * transform(*d, self.cover_degree))
+            .map(|(r, d)| r.vote(*d, self.cover_degree))
             .sum();
         let degree = if score > 0.0 && total > 0.0 {
             let sum: f64 = self
@@ -111,8 +149,19 @@ impl BoostModel {
                 terms.join(" + ")
             }
         );
+        let bases: f64 = self.rounds.iter().filter_map(|r| r.base).sum();
+        if self.rounds.iter().any(|r| r.base.is_some()) {
+            let _ = writeln!(
+                out,
+                "  positive when Σ α·WL > {:.4} (the uncovered blocks' votes, negated)",
+                -bases
+            );
+        }
         for (i, r) in self.rounds.iter().enumerate() {
-            let _ = writeln!(out, "  WL{} (α = {:.4}):", i + 1, r.alpha);
+            let _ = match r.base {
+                None => writeln!(out, "  WL{} (α = {:.4}):", i + 1, r.alpha),
+                Some(b) => writeln!(out, "  WL{} (α = {:.4}, β = {:.4}):", i + 1, r.alpha, b),
+            };
             for a in &r.axioms {
                 let _ = writeln!(out, "    {} ⊑ WL{}", a.display(vocabulary), i + 1);
             }
@@ -326,11 +375,13 @@ impl Model for BoostModel {
                 .iter()
                 .map(|r| RoundBody {
                     alpha: r.alpha,
+                    base: r.base,
                     axioms: r.axioms.iter().map(FuzzyConcept::to_body).collect(),
                 })
                 .collect(),
         };
         let mut numbers: Vec<f64> = self.rounds.iter().map(|r| r.alpha).collect();
+        numbers.extend(self.rounds.iter().filter_map(|r| r.base));
         numbers.push(self.cover_degree);
         for r in &self.rounds {
             for a in &r.axioms {
@@ -360,6 +411,8 @@ struct Body {
 #[derive(Serialize, Deserialize)]
 struct RoundBody {
     alpha: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    base: Option<f64>,
     axioms: Vec<ConceptBody>,
 }
 
@@ -386,14 +439,15 @@ impl BoostModel {
             .iter()
             .enumerate()
             .map(|(i, r)| {
-                if !r.alpha.is_finite() {
+                if !r.alpha.is_finite() || r.base.is_some_and(|b| !b.is_finite()) {
                     return Err(LearnError::ModelFormat(format!(
-                        "round {}: α must be a finite number",
+                        "round {}: α and β must be finite numbers",
                         i + 1
                     )));
                 }
                 Ok(Round {
                     alpha: r.alpha,
+                    base: r.base,
                     axioms: r
                         .axioms
                         .iter()
@@ -458,5 +512,72 @@ impl ModelLoader for WfoilModelLoader {
         vocabulary: &Vocabulary,
     ) -> Result<Box<dyn Model>, LearnError> {
         load(super::WFOIL_DL, body, vocabulary)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Rounds 1 and 3 learned the same axiom: merged, α 0.5 + 0.25 and β −0.5 − 0.25,
+    /// with the same score and degree for every combination of the axioms' degrees.
+    #[test]
+    fn repeated_rounds_merge_into_the_first_without_changing_predictions() {
+        let a = vec![FuzzyConcept::Crisp(Concept::Class(
+            crate::concept::Iri::new("http://e/A"),
+        ))];
+        let b = vec![FuzzyConcept::Crisp(Concept::Class(
+            crate::concept::Iri::new("http://e/B"),
+        ))];
+        let round = |alpha, base, axioms: &Vec<FuzzyConcept>| Round {
+            alpha,
+            base: Some(base),
+            axioms: axioms.clone(),
+        };
+        let model = BoostModel {
+            algorithm: super::super::OWL_BOOST,
+            tnorm: TNorm::Goedel,
+            cover_degree: 0.0,
+            rounds: vec![
+                round(0.5, -0.5, &a),
+                round(1.0, -0.1, &b),
+                round(0.25, -0.25, &a),
+            ],
+        };
+        let mut merged = model.clone();
+        assert_eq!(merged.merge_repeats(), [0, 1]);
+        assert_eq!(
+            merged.rounds,
+            [round(0.75, -0.75, &a), round(1.0, -0.1, &b)]
+        );
+        for da in [0.0, 0.3, 1.0] {
+            for db in [0.0, 0.6, 1.0] {
+                let before = model.combine(&[da, db, da]);
+                let after = merged.combine(&[da, db]);
+                assert!((before.score - after.score).abs() < 1e-12, "{da} {db}");
+                assert!((before.degree - after.degree).abs() < 1e-12, "{da} {db}");
+            }
+        }
+    }
+
+    /// A body saved before confidence-rated rounds (no `base`) loads as the paper's vote;
+    /// a β that is not a finite number is refused, naming the round.
+    #[test]
+    fn rounds_without_base_vote_as_the_paper_and_bad_bases_are_refused() {
+        let v = Vocabulary::new();
+        let body = |round: serde_json::Value| serde_json::json!({"tnorm": "goedel", "cover_degree": 0.0, "rounds": [round]});
+        let old = body(serde_json::json!({"alpha": 0.5, "axioms": [{"type": "top"}]}));
+        let m = BoostModel::from_body(super::super::OWL_BOOST, &old, &v).unwrap();
+        assert_eq!(m.rounds[0].base, None);
+        assert_eq!(m.combine(&[0.0]).score, -0.5);
+        let rated = body(serde_json::json!({"alpha": 0.5, "base": -0.25, "axioms": []}));
+        let m = BoostModel::from_body(super::super::OWL_BOOST, &rated, &v).unwrap();
+        assert_eq!(m.combine(&[1.0]).score, 0.25);
+        assert_eq!(m.combine(&[0.0]).score, -0.25);
+        assert_eq!(m.combine(&[0.0]).degree, 0.0);
+        let bad = body(serde_json::json!({"alpha": 0.5, "base": "x", "axioms": []}));
+        assert!(BoostModel::from_body(super::super::OWL_BOOST, &bad, &v).is_err());
+        let text = m.text(&v);
+        assert!(text.contains("positive when Σ α·WL > 0.2500"), "{text}");
     }
 }

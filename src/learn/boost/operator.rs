@@ -5,7 +5,8 @@
 //! - named classes with a member among them;
 //! - `∃b.{true}`, `∃b.{false}` for boolean data properties with both values there;
 //! - `∃p.F` for every fuzzy set F of a numeric data property's fuzzy datatype, built from
-//!   the property's values on those individuals (equal-width or C-means, 3/5/7 sets);
+//!   the property's values on those individuals (equal-width or C-means, 3/5/7 sets),
+//!   and with `threshold_sets` the partition's "F or lower" / "F or higher" shoulders;
 //! - `∃r.⊤` and `∃r.X` for the atoms X of r's successors (to `role_depth`), and `∃r.{a}`
 //!   when r has at most `max_values` distinct successors (categorical values); when the
 //!   values are classes (punning), the classes below r's range that occur as values.
@@ -75,7 +76,11 @@ pub fn atoms(
                 .filter_map(|(_, l)| numeric_value(&l.lexical, l.datatype.as_str()))
                 .filter(|v| v.is_finite())
                 .collect();
-            if let Some(sets) = fuzzy_sets(&values, params.fuzzy_sets, params.partition) {
+            if let Some(mut sets) = fuzzy_sets(&values, params.fuzzy_sets, params.partition) {
+                if params.threshold_sets {
+                    let extra = super::fuzzy_set::thresholds(&sets);
+                    sets.extend(extra);
+                }
                 for set in &sets {
                     out.push(FuzzyConcept::Fuzzy {
                         property: property.clone(),

@@ -12,7 +12,6 @@ use rand::SeedableRng;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 
-use super::adaboost::transform;
 use super::model::Round;
 
 /// How many times the inner folds are dealt.
@@ -53,7 +52,7 @@ pub fn correct_per_prefix(
     for t in 0..max_rounds {
         if let (Some(r), Some(bed)) = (rounds.get(t), beds.get(t)) {
             for (s, &row) in score.iter_mut().zip(held_out) {
-                *s += r.alpha * transform(bed[row], cover_degree);
+                *s += r.vote(bed[row], cover_degree);
             }
         }
         let right = score
@@ -87,6 +86,7 @@ mod tests {
         Round {
             alpha,
             axioms: vec![FuzzyConcept::Crisp(Concept::Top)],
+            base: None,
         }
     }
 

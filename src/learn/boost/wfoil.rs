@@ -91,6 +91,39 @@ pub struct WeakLimits {
     pub max_axioms: usize,
     pub max_conjuncts: usize,
     pub cover_degree: f64,
+    /// What an axiom must lower for sequential covering to keep it (`None`: every axiom
+    /// that covers a pending positive is kept, the paper's rule).
+    pub objective: Option<Objective>,
+}
+
+/// What a weak hypothesis is judged by when sequential covering decides whether one more
+/// axiom helps the boosting round it is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Objective {
+    /// The weighted error ε of the paper's vote (covered above τ: for, else against).
+    Error,
+    /// Schapire–Singer's Z of the confidence-rated vote over the covered/uncovered blocks.
+    Z,
+}
+
+impl Objective {
+    /// The objective of a hypothesis with degrees `bed` (lower is better).
+    pub fn of(self, bed: &[f64], view: WeightedView, tau: f64) -> f64 {
+        let cut: Vec<f64> = bed
+            .iter()
+            .map(|d| if *d > tau { *d } else { 0.0 })
+            .collect();
+        let labels: Vec<f64> = (0..bed.len())
+            .map(|i| if view.is_positive(i) { 1.0 } else { -1.0 })
+            .collect();
+        match self {
+            Objective::Error => (0..bed.len())
+                .filter(|&i| (cut[i] > 0.0) != view.is_positive(i))
+                .map(|i| view.weights[i])
+                .sum(),
+            Objective::Z => super::adaboost::Blocks::of(&cut, &labels, view.weights).z(),
+        }
+    }
 }
 
 /// A weak hypothesis `{C₁ ⊑ T, …, Cₖ ⊑ T}` with each axiom's degrees on the examples.
@@ -151,6 +184,16 @@ pub fn wfoil<O: MembershipOracle + ?Sized>(
         }
         if newly == 0 {
             break;
+        }
+        if let Some(objective) = limits.objective {
+            let before = objective.of(&hypothesis.bed(n), view, limits.cover_degree);
+            let mut with = hypothesis.bed(n);
+            for (w, d) in with.iter_mut().zip(&degrees) {
+                *w = w.max(*d);
+            }
+            if objective.of(&with, view, limits.cover_degree) >= before {
+                break;
+            }
         }
         hypothesis.axioms.push(concept);
         hypothesis.degrees.push(degrees);
