@@ -207,24 +207,13 @@ impl Rho {
     /// inverses if enabled), descending past roles whose domain is disjoint with `ctx`.
     pub(crate) fn general_roles(&self, ctx: &Ctx) -> Vec<Role> {
         let mut out = BTreeSet::new();
-        let mut seen = BTreeSet::new();
-        let mut todo: Vec<Role> = Vec::new();
-        for p in self.view.roles.roots() {
-            todo.push(Role::new(p.clone()));
-            if self.options.use_inverse {
-                todo.push(Role::inverse_of(p.clone()));
+        self.walk_roles(|r| {
+            let fits = self.domain_fits(&self.view.domain(r), ctx);
+            if fits {
+                out.insert(r.clone());
             }
-        }
-        while let Some(r) = todo.pop() {
-            if !seen.insert(r.clone()) {
-                continue;
-            }
-            if self.domain_fits(&self.view.domain(&r), ctx) {
-                out.insert(r);
-            } else {
-                todo.extend(self.view.sub_roles(&r));
-            }
-        }
+            !fits
+        });
         out.into_iter().collect()
     }
 
@@ -234,7 +223,19 @@ impl Rho {
     /// climbing alone is not enough, since a filler can be trivial in the sub-role's range
     /// (`∀hasChild.Male` has no counterpart under `hasSon` with range `Male`).
     pub(crate) fn antitone_roles(&self, ctx: &Ctx) -> Vec<Role> {
-        let mut usable = BTreeSet::new();
+        let mut out = BTreeSet::new();
+        self.walk_roles(|r| {
+            if self.domain_fits(&self.view.domain(r), ctx) {
+                out.insert(r.clone());
+            }
+            true
+        });
+        out.into_iter().collect()
+    }
+
+    /// Visits each role once, from the roots of the role hierarchy (and their inverses if
+    /// enabled) down to the sub-roles of those for which `visit` returns true.
+    fn walk_roles(&self, mut visit: impl FnMut(&Role) -> bool) {
         let mut seen = BTreeSet::new();
         let mut todo: Vec<Role> = Vec::new();
         for p in self.view.roles.roots() {
@@ -244,15 +245,10 @@ impl Rho {
             }
         }
         while let Some(r) = todo.pop() {
-            if !seen.insert(r.clone()) {
-                continue;
+            if seen.insert(r.clone()) && visit(&r) {
+                todo.extend(self.view.sub_roles(&r));
             }
-            if self.domain_fits(&self.view.domain(&r), ctx) {
-                usable.insert(r.clone());
-            }
-            todo.extend(self.view.sub_roles(&r));
         }
-        usable.into_iter().collect()
     }
 
     /// A class is left out in `ctx` because declared disjointness empties it there.
