@@ -407,3 +407,21 @@ fn sequential_covering_keeps_an_axiom_only_if_it_lowers_z() {
     );
     assert!((Objective::Z.of(&paper.hypothesis.bed(5), view, 0.0) - with_both).abs() < 1e-12);
 }
+
+/// A training set without negatives (or graded examples all above degree 0) is refused
+/// with a clear error: every example would already be right and no round could be learned.
+#[test]
+fn training_without_negatives_is_refused() {
+    let (oracle, _) = setup();
+    let (pos, _) = problem(&oracle);
+    let training = TrainingSet::binary(pos.clone(), IndividualSet::empty(pos.universe())).unwrap();
+    let err = OwlBoost::new(BoostParams::default())
+        .unwrap()
+        .fit(&oracle, &training, &RunControl::default())
+        .map(|_| ())
+        .expect_err("refused");
+    assert_eq!(
+        err.to_string(),
+        "the learning problem needs positive and negative examples (4 positive, 0 negative)"
+    );
+}

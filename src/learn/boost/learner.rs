@@ -31,7 +31,9 @@ impl OwlBoost {
         })
     }
 
-    /// wFoil-DL alone: one round of weight 1 (`--algorithm wfoil-dl`).
+    /// wFoil-DL alone: one round of weight 1 (`--algorithm wfoil-dl`). `params.max_axioms`
+    /// is used as given: `BoostParams::default()` has owl-boost's 1, the CLI passes
+    /// [`BoostParams::WEAK_LEARNER_ALONE_AXIOMS`] (5).
     pub fn weak_learner_alone(params: BoostParams) -> Result<Self, LearnError> {
         let params = params.single_weak_learner();
         params.validate()?;
@@ -74,6 +76,13 @@ impl OwlBoost {
         let examples = training.as_weighted(self.algorithm)?;
         if !examples.iter().any(|(_, d)| *d > 0.0) {
             return Err(LearnError::NoPositives);
+        }
+        // Boosting separates positives (degree > 0) from negatives (degree 0): without a
+        // negative every example is already right and no round could be learned.
+        if !examples.iter().any(|(_, d)| *d == 0.0) {
+            return Err(LearnError::NoNegatives {
+                positives: examples.len(),
+            });
         }
         let universe = oracle.signature().individual_count();
         let ids: Vec<IndividualId> = examples.iter().map(|(id, _)| *id).collect();

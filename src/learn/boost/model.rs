@@ -68,12 +68,14 @@ impl BoostModel {
         let mut kept: Vec<usize> = Vec::new();
         let mut merged: Vec<Round> = Vec::new();
         for (i, r) in self.rounds.drain(..).enumerate() {
-            if let Some(first) = merged.iter_mut().find(|m| m.axioms == r.axioms) {
+            // Only rounds of the same vote form add up: a paper-form round (no β) votes −α
+            // when uncovered, a confidence-rated one β.
+            if let Some(first) = merged
+                .iter_mut()
+                .find(|m| m.axioms == r.axioms && m.base.is_some() == r.base.is_some())
+            {
                 first.alpha += r.alpha;
-                first.base = match (first.base, r.base) {
-                    (Some(a), Some(b)) => Some(a + b),
-                    (a, b) => a.or(b),
-                };
+                first.base = first.base.zip(r.base).map(|(a, b)| a + b);
             } else {
                 kept.push(i);
                 merged.push(r);
@@ -153,7 +155,7 @@ impl BoostModel {
         if self.rounds.iter().any(|r| r.base.is_some()) {
             let _ = writeln!(
                 out,
-                "  positive when Σ α·WL > {:.4} (the uncovered blocks' votes, negated)",
+                "  positive when Σ α·WL > {:.4} (the uncovered blocks' votes, negated; a WL ≤ τ counts as 0)",
                 -bases
             );
         }

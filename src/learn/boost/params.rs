@@ -36,9 +36,9 @@ pub enum AlphaForm {
 /// them ([`super::validation`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BoostParams {
-    /// Boosting rounds at most (early stopping: a weak hypothesis no better than chance,
-    /// ε ≥ ½, ends the run; a perfect one, ε = 0, is the last; the inner validation may
-    /// keep fewer).
+    /// Boosting rounds at most (early stopping: a weak hypothesis no better than chance
+    /// ends the run — ε ≥ ½ under the paper's forms, α ≤ 0 under `confidence`; a perfect
+    /// one, ε = 0, is the last; the inner validation may keep fewer).
     pub rounds: usize,
     pub tnorm: TNorm,
     pub alpha: AlphaForm,

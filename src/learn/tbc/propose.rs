@@ -42,8 +42,8 @@ impl Proposals {
 }
 
 /// The proposal run's budgets: at most `params.proposal_tests` concepts (a test budget
-/// keeps it deterministic) and at most half of whatever test and time budget the whole
-/// run has, so the beam search always keeps the other half.
+/// keeps it deterministic) and at most half of whatever test, time and query budget the
+/// whole run has, so the beam search always keeps the other half.
 pub fn proposal_control(params: &TbcParams, control: &RunControl) -> RunControl {
     let tests = control
         .max_tests
@@ -51,8 +51,9 @@ pub fn proposal_control(params: &TbcParams, control: &RunControl) -> RunControl 
     RunControl {
         max_runtime: control.max_runtime.map(|d| d / 2),
         max_tests: Some(tests),
-        // The oracle handed in already counts the run's queries.
-        max_queries: None,
+        // Within the run's own budget (the oracle handed in counts every query): CELOE
+        // ends cleanly at its half, and the beam keeps the rest.
+        max_queries: control.max_queries.map(|q| q / 2),
         cancel: control.cancel.clone(),
         progress: None,
     }
@@ -120,8 +121,7 @@ mod tests {
         let c = proposal_control(&params, &tight);
         assert_eq!(c.max_tests, Some(10_000));
         assert_eq!(c.max_runtime, Some(Duration::from_secs(5)));
-        // The oracle handed to the proposal run already counts the whole run's queries.
-        assert_eq!(c.max_queries, None);
+        assert_eq!(c.max_queries, Some(3));
         let roomy = RunControl::default().with_max_tests(1_000_000);
         assert_eq!(
             proposal_control(&params, &roomy).max_tests,
