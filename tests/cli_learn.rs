@@ -254,9 +254,10 @@ const ZOO: &str = "fixtures/multiclass/zoo.ttl";
 const ZOO_TRAIN: &str = "fixtures/multiclass/zoo-train.tsv";
 const ZOO_TEST: &str = "fixtures/multiclass/zoo-test.tsv";
 
-fn zoo_learn(extra: &[&str]) -> serde_json::Value {
+/// `COMMAND --algorithm multiclass --kb ZOO --problems ZOO_TRAIN --label-column class REST…`.
+fn on_zoo<'a>(command: &'a str, rest: &[&'a str]) -> Vec<&'a str> {
     let mut args = vec![
-        "learn",
+        command,
         "--algorithm",
         "multiclass",
         "--kb",
@@ -265,9 +266,13 @@ fn zoo_learn(extra: &[&str]) -> serde_json::Value {
         ZOO_TRAIN,
         "--label-column",
         "class",
-        "--quiet",
-        "--json",
     ];
+    args.extend_from_slice(rest);
+    args
+}
+
+fn zoo_learn(extra: &[&str]) -> serde_json::Value {
+    let mut args = on_zoo("learn", &["--quiet", "--json"]);
     args.extend_from_slice(extra);
     json(&args)
 }
@@ -352,21 +357,7 @@ fn multiclass_runs_are_deterministic_and_models_save_and_predict() {
 
 #[test]
 fn multiclass_cv_reports_mean_sd_and_folds_per_measure() {
-    let v = json(&[
-        "cv",
-        "--algorithm",
-        "multiclass",
-        "--kb",
-        ZOO,
-        "--problems",
-        ZOO_TRAIN,
-        "--label-column",
-        "class",
-        "--folds",
-        "4",
-        "--quiet",
-        "--json",
-    ]);
+    let v = json(&on_zoo("cv", &["--folds", "4", "--quiet", "--json"]));
     let r = &v[0];
     assert_eq!(r["folds_completed"], 4);
     for key in ["accuracy", "multi_model_accuracy", "average_recall"] {
@@ -405,36 +396,14 @@ fn multiclass_input_errors_name_the_file_and_flags_of_others_are_refused() {
         "individual\tclass\nhttp://example.org/zoo#cat\tdragon\n",
     )
     .expect("write");
-    let e = fails_with(&[
-        "learn",
-        "--algorithm",
-        "multiclass",
-        "--kb",
-        ZOO,
-        "--problems",
-        ZOO_TRAIN,
-        "--label-column",
-        "class",
-        "--test",
-        bad.to_str().expect("utf-8"),
-        "--quiet",
-    ]);
+    let bad_path = bad.to_str().expect("utf-8");
+    let e = fails_with(&on_zoo("learn", &["--test", bad_path, "--quiet"]));
     assert!(e.contains("test.tsv") && e.contains("dragon"), "{e}");
     // A mistyped class to hide is an error, not a silently ignored flag.
-    let e = fails_with(&[
+    let e = fails_with(&on_zoo(
         "learn",
-        "--algorithm",
-        "multiclass",
-        "--kb",
-        ZOO,
-        "--problems",
-        ZOO_TRAIN,
-        "--label-column",
-        "class",
-        "--ignore-class",
-        "http://example.org/zoo#Furr",
-        "--quiet",
-    ]);
+        &["--ignore-class", "http://example.org/zoo#Furr", "--quiet"],
+    ));
     assert!(
         e.contains("http://example.org/zoo#Furr") && e.contains("not a class"),
         "{e}"

@@ -22,26 +22,41 @@ const DEFAULT_PREFIXES: [(&str, &str); 4] = [
 /// IRI schemes that must not be mistaken for prefixes.
 const SCHEMES: [&str; 7] = ["http", "https", "urn", "file", "ftp", "mailto", "tag"];
 
-/// The one problem of a `.conf` file, named after the file stem.
-pub(crate) fn load(path: &Path, text: &str, name: &str) -> Result<LearningProblem, ProblemError> {
-    let statements = parse(path, text)?;
-    let syntax = |line: usize, message: String| ProblemError::Syntax {
+fn syntax_error(path: &Path, line: usize, message: String) -> ProblemError {
+    ProblemError::Syntax {
         path: path.to_owned(),
         line: Some(line),
         message,
-    };
+    }
+}
+
+/// The standard prefixes and those the file declares (`prefixes = [...]`, later ones win).
+fn declared_prefixes(
+    path: &Path,
+    statements: &[(String, ConfValue)],
+) -> Result<HashMap<String, String>, ProblemError> {
     let mut prefixes: HashMap<String, String> = DEFAULT_PREFIXES
         .iter()
         .map(|(p, i)| ((*p).to_owned(), (*i).to_owned()))
         .collect();
-    let mut by_key: HashMap<&str, &ConfValue> = HashMap::new();
-    for (key, value) in &statements {
+    for (key, value) in statements {
         if key == "prefixes" {
-            read_prefixes(value, &mut prefixes).map_err(|m| syntax(value.line(), m))?;
+            read_prefixes(value, &mut prefixes).map_err(|m| syntax_error(path, value.line(), m))?;
         }
-        // A later assignment overrides an earlier one, as in DL-Learner.
-        by_key.insert(key.as_str(), value);
     }
+    Ok(prefixes)
+}
+
+/// The one problem of a `.conf` file, named after the file stem.
+pub(crate) fn load(path: &Path, text: &str, name: &str) -> Result<LearningProblem, ProblemError> {
+    let statements = parse(path, text)?;
+    let syntax = |line: usize, message: String| syntax_error(path, line, message);
+    let prefixes = declared_prefixes(path, &statements)?;
+    // A later assignment overrides an earlier one, as in DL-Learner.
+    let by_key: HashMap<&str, &ConfValue> = statements
+        .iter()
+        .map(|(key, value)| (key.as_str(), value))
+        .collect();
 
     let settings = settings::read(path, &statements, &|s| {
         expand(s, &prefixes).and_then(|i| normalize_iri(&i))
@@ -243,20 +258,8 @@ fn expand(s: &str, prefixes: &HashMap<String, String>) -> Result<String, String>
 /// component), as full IRIs: DL-Learner's lymphography problems hide their target classes so.
 pub(crate) fn ignored_concepts(path: &Path, text: &str) -> Result<Vec<String>, ProblemError> {
     let statements = parse(path, text)?;
-    let syntax = |line: usize, message: String| ProblemError::Syntax {
-        path: path.to_owned(),
-        line: Some(line),
-        message,
-    };
-    let mut prefixes: HashMap<String, String> = DEFAULT_PREFIXES
-        .iter()
-        .map(|(p, i)| ((*p).to_owned(), (*i).to_owned()))
-        .collect();
-    for (key, value) in &statements {
-        if key == "prefixes" {
-            read_prefixes(value, &mut prefixes).map_err(|m| syntax(value.line(), m))?;
-        }
-    }
+    let syntax = |line: usize, message: String| syntax_error(path, line, message);
+    let prefixes = declared_prefixes(path, &statements)?;
     let mut out = Vec::new();
     for (key, value) in statements
         .iter()
