@@ -94,6 +94,31 @@ impl RunStats {
         }
     }
 
+    /// A learner's run: its tests, the oracle counters it caused (see
+    /// [`RunStats::oracle_delta`]), its times and details; loading and the signature are
+    /// filled in by whoever did them.
+    pub fn of_run(
+        concepts_tested: u64,
+        oracle: &OracleStats,
+        elapsed_ms: u64,
+        search_ms: u64,
+        termination: Termination,
+        details: serde_json::Map<String, serde_json::Value>,
+    ) -> RunStats {
+        RunStats {
+            concepts_tested,
+            queries_sent: oracle.queries_sent,
+            cache_hits: oracle.cache_hits,
+            cache_misses: oracle.cache_misses,
+            elapsed_ms,
+            load_ms: 0,
+            signature_ms: 0,
+            search_ms,
+            termination,
+            details,
+        }
+    }
+
     /// Concepts tested per second of wall time; `None` when the run was too short to say
     /// (under 10 ms: a rate from a 0 ms run would be invented).
     pub fn tests_per_second(&self) -> Option<f64> {

@@ -195,18 +195,7 @@ impl OwlBoost {
         );
         details.insert("atoms".into(), table.atoms.len().into());
         details.insert("fuzzy_datatypes".into(), datatypes.len().into());
-        let stats = RunStats {
-            concepts_tested: tested,
-            queries_sent: o.queries_sent,
-            cache_hits: o.cache_hits,
-            cache_misses: o.cache_misses,
-            elapsed_ms,
-            load_ms: 0,
-            signature_ms: 0,
-            search_ms: elapsed_ms,
-            termination,
-            details,
-        };
+        let stats = RunStats::of_run(tested, &o, elapsed_ms, elapsed_ms, termination, details);
         Ok((
             BoostRun {
                 model,

@@ -296,18 +296,14 @@ impl<'r> Celoe<'r> {
                 semantics: p.semantics,
                 solutions,
             },
-            stats: RunStats {
-                concepts_tested: tests,
-                queries_sent: oracle_stats.queries_sent,
-                cache_hits: oracle_stats.cache_hits,
-                cache_misses: oracle_stats.cache_misses,
-                elapsed_ms: clock.elapsed_ms(),
-                load_ms: 0,
-                signature_ms: 0,
+            stats: RunStats::of_run(
+                tests,
+                &oracle_stats,
+                clock.elapsed_ms(),
                 search_ms,
                 termination,
                 details,
-            },
+            ),
             front,
         })
     }

@@ -126,18 +126,14 @@ pub fn fit(
     details.insert("committee".into(), full.features().into());
     details.insert("informative_features".into(), projections.features().into());
     details.insert("patterns".into(), patterns.count().into());
-    let stats = RunStats {
-        concepts_tested: g.tests,
-        queries_sent: delta.queries_sent,
-        cache_hits: delta.cache_hits,
-        cache_misses: delta.cache_misses,
+    let stats = RunStats::of_run(
+        g.tests,
+        &delta,
         elapsed_ms,
-        load_ms: 0,
-        signature_ms: 0,
-        search_ms: elapsed_ms,
-        termination: g.stop.unwrap_or(Termination::Exhausted),
+        elapsed_ms,
+        g.stop.unwrap_or(Termination::Exhausted),
         details,
-    };
+    );
     let assignment = projections
         .individuals()
         .iter()

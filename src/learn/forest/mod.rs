@@ -525,18 +525,14 @@ impl<'r> ForestMixing<'r> {
                 semantics: p.semantics,
                 solutions,
             }),
-            stats: RunStats {
-                concepts_tested: search.n.tests,
-                queries_sent: oracle_stats.queries_sent,
-                cache_hits: oracle_stats.cache_hits,
-                cache_misses: oracle_stats.cache_misses,
-                elapsed_ms: clock.elapsed_ms(),
-                load_ms: 0,
-                signature_ms: 0,
+            stats: RunStats::of_run(
+                search.n.tests,
+                &oracle_stats,
+                clock.elapsed_ms(),
                 search_ms,
                 termination,
                 details,
-            },
+            ),
         })
     }
 

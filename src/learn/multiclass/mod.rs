@@ -153,18 +153,7 @@ impl<'r> MultiClass<'r> {
         let mut details = serde_json::Map::new();
         details.insert("rules".into(), rules.len().into());
         details.insert("rules_per_class".into(), per_class.into());
-        let stats = RunStats {
-            concepts_tested: tests,
-            queries_sent: delta.queries_sent,
-            cache_hits: delta.cache_hits,
-            cache_misses: delta.cache_misses,
-            elapsed_ms,
-            load_ms: 0,
-            signature_ms: 0,
-            search_ms: elapsed_ms,
-            termination,
-            details,
-        };
+        let stats = RunStats::of_run(tests, &delta, elapsed_ms, elapsed_ms, termination, details);
         Ok(RulesRun {
             table: RuleTable {
                 classes: classes.clone(),

@@ -446,18 +446,14 @@ fn fit_on(
             parameters,
             individuals: data.len(),
         },
-        stats: RunStats {
-            concepts_tested: tested,
-            queries_sent: o.queries_sent,
-            cache_hits: o.cache_hits,
-            cache_misses: o.cache_misses,
-            elapsed_ms: clock.elapsed_ms().saturating_add(proposal_ms),
-            load_ms: 0,
-            signature_ms: 0,
+        stats: RunStats::of_run(
+            tested,
+            &o,
+            clock.elapsed_ms().saturating_add(proposal_ms),
             search_ms,
             termination,
             details,
-        },
+        ),
     })
 }
 
