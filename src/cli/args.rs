@@ -433,6 +433,10 @@ pub struct CeloeArgs {
     /// instead of the best of the length a validation split supports.
     #[arg(long)]
     pub no_validation: bool,
+    /// Best concepts kept for mixing (conjunctions and disjunctions of partial solutions,
+    /// scored from their parts' coverage without a query); 0: DL-Learner's CELOE.
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    pub mix_pool: usize,
 }
 
 /// Forest Mixing's own options (it also takes CELOE's search options: --noise,
@@ -512,9 +516,19 @@ pub struct RhoArgs {
     /// No numeric data restrictions.
     #[arg(long)]
     pub no_numbers: bool,
-    /// Split values per numeric data property.
+    /// Split values per numeric data property, evenly spaced over its values (the examples'
+    /// boundary values come on top, see --no-example-splits).
     #[arg(long, value_name = "N", default_value_t = 12)]
     pub numeric_splits: usize,
+    /// No split values between the examples' least and greatest values along each role
+    /// (at most 32 per property: the thresholds that change a restriction's coverage of
+    /// the examples, however close together).
+    #[arg(long)]
+    pub no_example_splits: bool,
+    /// ρ(⊤) offers only the widest numeric bound per property, refined one split value at
+    /// a time (DL-Learner), instead of every split value.
+    #[arg(long)]
+    pub widest_bounds_only: bool,
     /// No disjunctions (⊔ / or).
     #[arg(long)]
     pub no_disjunction: bool,

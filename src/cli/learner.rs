@@ -108,7 +108,7 @@ fn prepare_on(
     let t = Instant::now();
     let use_has_value = operator.use_has_value;
     let mut rho = kb
-        .rho(operator)
+        .rho_for(operator, &example_seeds(&kb, problems))
         .context("reading the numeric values of the data properties")?;
     if use_has_value {
         rho = rho.with_has_value_candidates(has_value_candidates(&kb, problems, args)?);
@@ -131,6 +131,16 @@ fn has_value_candidates(
     problems: &[LearningProblem],
     args: &LearnArgs,
 ) -> anyhow::Result<std::collections::BTreeMap<crate::concept::Iri, Vec<crate::concept::Iri>>> {
+    let seeds = example_seeds(kb, problems);
+    crate::learn::has_value::has_value_candidates(kb.oracle(), &seeds, args.rho.frequency_threshold)
+        .context("listing the examples' successors for --has-value")
+}
+
+/// Every problem's examples, without their labels.
+fn example_seeds(
+    kb: &crate::KnowledgeBase,
+    problems: &[LearningProblem],
+) -> crate::oracle::IndividualSet {
     let sig = kb.signature();
     let mut seeds = sig.empty_set();
     for p in problems {
@@ -139,8 +149,7 @@ fn has_value_candidates(
             seeds.insert(id);
         }
     }
-    crate::learn::has_value::has_value_candidates(kb.oracle(), &seeds, args.rho.frequency_threshold)
-        .context("listing the examples' successors for --has-value")
+    seeds
 }
 
 impl Prepared {

@@ -63,6 +63,8 @@ pub const SHARED: &[&str] = &[
     "no-booleans",
     "no-numbers",
     "numeric-splits",
+    "no-example-splits",
+    "widest-bounds-only",
     "no-disjunction",
     "inverse",
     "self",

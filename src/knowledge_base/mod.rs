@@ -200,6 +200,18 @@ impl KnowledgeBase {
         splits::rho_over_kb(&self.oracle, self.shared_signature(), options)
             .map_err(KnowledgeBaseError::Oracle)
     }
+
+    /// The ρ operator for problems over `seeds` (every problem's examples, without labels:
+    /// one operator still serves every fold), with the seeds' boundary split values when
+    /// `options.use_example_splits`.
+    pub fn rho_for(
+        &self,
+        options: RhoOptions,
+        seeds: &IndividualSet,
+    ) -> Result<Rho, KnowledgeBaseError> {
+        splits::rho_over_examples(&self.oracle, self.shared_signature(), options, seeds)
+            .map_err(KnowledgeBaseError::Oracle)
+    }
 }
 
 impl std::fmt::Debug for KnowledgeBase {

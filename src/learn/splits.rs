@@ -60,3 +60,97 @@ pub fn rho_over_kb<O: MembershipOracle + ?Sized>(
     };
     Ok(Rho::new(signature, options).with_numeric_splits(splits))
 }
+
+/// Most boundary split values per property (evenly thinned beyond): a few hundred examples
+/// would otherwise flood ρ(⊤), which offers every split value.
+pub const MAX_EXAMPLE_SPLITS: usize = 32;
+
+/// ρ for learning problems over `seeds` (their examples, without labels): as
+/// [`rho_over_kb`], plus, with `use_example_splits`, the seeds' boundary split values.
+pub fn rho_over_examples<O: MembershipOracle + ?Sized>(
+    oracle: &O,
+    signature: Arc<Signature>,
+    options: RhoOptions,
+    seeds: &IndividualSet,
+) -> Result<Rho, OracleError> {
+    let extra = options.use_numeric_data && options.use_example_splits;
+    let rho = rho_over_kb(oracle, signature, options)?;
+    Ok(if extra {
+        rho.with_extra_numeric_splits(example_boundary_splits(oracle, seeds)?)
+    } else {
+        rho
+    })
+}
+
+/// Per numeric data property, split values between the examples' extreme values: for each
+/// seed, the least and the greatest of its own values and of its successors' values along
+/// each object property. `∃r.[≤ v]` covers a seed exactly when its least value along `r` is at
+/// most `v` (and `∀r.∃p.[≤ v]` when its greatest is), so between two neighbouring extremes
+/// every such restriction covers the same seeds: these split values are the ones that can
+/// change a one-step restriction's coverage of the examples, however fine the gaps between
+/// them (quantile splits over all values miss gaps 0.001 wide). No labels are used.
+pub fn example_boundary_splits<O: MembershipOracle + ?Sized>(
+    oracle: &O,
+    seeds: &IndividualSet,
+) -> Result<BTreeMap<Iri, Vec<Number>>, OracleError> {
+    use crate::concept::Role;
+    use crate::oracle::IndividualId;
+    let signature = oracle.signature();
+    let numeric: Vec<Iri> = signature
+        .data_properties
+        .iter()
+        .filter(|(_, info)| info.numeric.is_some())
+        .map(|(p, _)| p.clone())
+        .collect();
+    if numeric.is_empty() || seeds.is_empty() {
+        return Ok(BTreeMap::new());
+    }
+    let mut steps = Vec::new();
+    for property in signature.object_properties.keys() {
+        if let Some(s) = oracle.successors(&Role::new(property.clone()), seeds)? {
+            steps.push(s);
+        }
+    }
+    let mut out = BTreeMap::new();
+    for property in numeric {
+        let mut reached = seeds.clone();
+        for s in &steps {
+            reached.union_with(s.targets());
+        }
+        let mut range: BTreeMap<IndividualId, (f64, f64)> = BTreeMap::new();
+        for (id, lit) in oracle.data_values(&property, &reached)? {
+            let Some(v) =
+                numeric_value(&lit.lexical, lit.datatype.as_str()).filter(|v| v.is_finite())
+            else {
+                continue;
+            };
+            let e = range.entry(id).or_insert((v, v));
+            e.0 = e.0.min(v);
+            e.1 = e.1.max(v);
+        }
+        let mut extremes: Vec<f64> = Vec::new();
+        for x in seeds.iter() {
+            if let Some((lo, hi)) = range.get(&x) {
+                extremes.extend([*lo, *hi]);
+            }
+            for s in &steps {
+                let mut lo = f64::INFINITY;
+                let mut hi = f64::NEG_INFINITY;
+                for y in s.of(x) {
+                    if let Some((a, b)) = range.get(y) {
+                        lo = lo.min(*a);
+                        hi = hi.max(*b);
+                    }
+                }
+                if lo.is_finite() {
+                    extremes.extend([lo, hi]);
+                }
+            }
+        }
+        let points = numeric_split_points(&extremes, MAX_EXAMPLE_SPLITS);
+        if !points.is_empty() {
+            out.insert(property, points);
+        }
+    }
+    Ok(out)
+}

@@ -29,6 +29,7 @@ pub const ENTRY: LearnerEntry = LearnerEntry {
         "has-value",
         "frequency-threshold",
         "no-validation",
+        "mix-pool",
     ],
     operator: |args| rho_options(&args.rho),
     build,
@@ -53,6 +54,8 @@ pub fn rho_options(a: &RhoArgs) -> RhoOptions {
         use_boolean_data: !a.no_booleans,
         use_numeric_data: !a.no_numbers,
         max_numeric_splits: a.numeric_splits,
+        use_example_splits: !a.no_example_splits,
+        every_split_in_top: !a.widest_bounds_only,
         use_inverse: a.inverse,
         use_self: a.has_self,
         use_disjunction: !a.no_disjunction,
@@ -85,6 +88,8 @@ pub fn params(args: &LearnArgs, kb: &KnowledgeBase) -> anyhow::Result<CeloeParam
         minimize: !c.no_minimize,
         semantics: args.semantics.into(),
         validation: (!c.no_validation).then(ValidationSplit::default),
+        mix_pool: c.mix_pool,
+        mix_disjunctions: !args.rho.no_disjunction,
         ..CeloeParams::default()
     };
     params

@@ -32,6 +32,8 @@ pub const ENTRY: LearnerEntry = LearnerEntry {
         "no-booleans",
         "no-numbers",
         "numeric-splits",
+        "no-example-splits",
+        "widest-bounds-only",
         "no-disjunction",
         "inverse",
         "self",

@@ -17,6 +17,7 @@
 //! batch, and an oracle that reports [`BudgetExhausted`](crate::oracle::BudgetExhausted)
 //! (query budget, deadline) ends the run cleanly with the solutions found so far.
 
+mod mixing;
 mod params;
 mod select;
 mod stall;
@@ -146,6 +147,10 @@ impl<'r> Celoe<'r> {
         let mut refinements: u64 = 0;
         let mut pruned_by_bound: u64 = 0;
         let mut relaxer = p.relax_penalty_to.map(stall::StallRelaxer::new);
+        let mut pool = mixing::MixPool::new(p.mix_pool, p.mix_disjunctions);
+        let mix_max_len = p.max_length.unwrap_or(usize::MAX);
+        let (mut mixed, mut mixes_kept) = (0u64, 0u64);
+        let least_change = mixing::least_change(examples.all().len());
         // Not worth refining: the bound is below the k-th best solution's quality.
         let hopeless = |confusion: &crate::eval::Confusion, best: &BestSolutions| {
             p.prune_by_bound
@@ -208,11 +213,12 @@ impl<'r> Celoe<'r> {
                             }
                             let take = chunk.len().min(clock.tests_left(tests) as usize);
                             let (scored, failure) = evaluator
-                                .evaluate_batch_until(&chunk[..take], &|| {
+                                .evaluate_batch_with_members_until(&chunk[..take], &|| {
                                     clock.stopped().is_some()
                                 });
                             tests += scored.len() as u64;
-                            for (c, e) in chunk.iter().zip(scored) {
+                            let mut mixes = Vec::new();
+                            for (c, (e, members)) in chunk.iter().zip(scored) {
                                 if e.too_weak {
                                     continue;
                                 }
@@ -235,6 +241,44 @@ impl<'r> Celoe<'r> {
                                     None => node_confusions.push(e.confusion),
                                 }
                                 best.offer(c, e.quality, e.confusion);
+                                mixes.extend(pool.offer(
+                                    c,
+                                    e.quality,
+                                    &members,
+                                    e.confusion.fn_ == 0,
+                                    mix_max_len,
+                                ));
+                            }
+                            // Conjunctions of pool members, scored from their parts'
+                            // members; those that beat both parts enter the tree and the
+                            // pool (whose new conjunctions are scored in turn).
+                            while let Some(m) = mixes.pop() {
+                                mixed += 1;
+                                let e = evaluator.score(evaluator.examples().confusion(&m.members));
+                                if e.too_weak
+                                    || e.quality <= m.parts_quality
+                                    || m.change() < least_change
+                                    || depth(&m.concept) > p.max_depth
+                                    || hopeless(&e.confusion, &best)
+                                    || !seen.insert(&m.concept)
+                                {
+                                    continue;
+                                }
+                                front.offer(&m.concept, e.quality, e.confusion);
+                                let node = tree.add(m.concept.clone(), e.quality, Some(id));
+                                match node_confusions.get_mut(node.0) {
+                                    Some(slot) => *slot = e.confusion,
+                                    None => node_confusions.push(e.confusion),
+                                }
+                                best.offer(&m.concept, e.quality, e.confusion);
+                                mixes_kept += 1;
+                                mixes.extend(pool.offer(
+                                    &m.concept,
+                                    e.quality,
+                                    &m.members,
+                                    e.confusion.fn_ == 0,
+                                    mix_max_len,
+                                ));
                             }
                             if let Some(r) = &mut relaxer {
                                 let h = tree.heuristic();
@@ -279,6 +323,11 @@ impl<'r> Celoe<'r> {
         // Refinements not added and nodes taken out of the tree (`nodes_removed` of them).
         details.insert("pruned_by_bound".into(), pruned_by_bound.into());
         details.insert("nodes_removed".into(), tree.removed().into());
+        if p.mix_pool > 0 {
+            // Conjunctions of pool members tested, and kept (better than both parts).
+            details.insert("mixes_tested".into(), mixed.into());
+            details.insert("mixes_kept".into(), mixes_kept.into());
+        }
         if let Some(r) = &relaxer {
             details.insert("penalty_halvings".into(), r.halvings().into());
         }

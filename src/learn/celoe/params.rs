@@ -53,6 +53,11 @@ pub struct CeloeParams {
     /// by a validation split (see `celoe::select`); `None`: the best on the training
     /// examples, as DL-Learner does.
     pub validation: Option<super::ValidationSplit>,
+    /// Best concepts of distinct coverage kept for conjunctive mixing (see
+    /// `celoe::mixing`); 0 turns mixing off (DL-Learner's CELOE).
+    pub mix_pool: usize,
+    /// Mix by `⊔` as well as by `⊓` (off when the language has no disjunction).
+    pub mix_disjunctions: bool,
 }
 
 impl Default for CeloeParams {
@@ -74,6 +79,8 @@ impl Default for CeloeParams {
             skip_idle_conjuncts: true,
             max_nodes: 500_000,
             validation: Some(super::ValidationSplit::default()),
+            mix_pool: 20,
+            mix_disjunctions: true,
         }
     }
 }

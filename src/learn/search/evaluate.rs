@@ -88,18 +88,47 @@ impl<'a, O: MembershipOracle + ?Sized> Evaluator<'a, O> {
 
     /// One answer per concept, in input order.
     fn answers(&self, concepts: &[Concept]) -> Vec<Result<Evaluated, OracleError>> {
+        self.members_batch(concepts)
+            .into_iter()
+            .map(|a| a.map(|covered| self.score(self.examples.confusion(&covered))))
+            .collect()
+    }
+
+    /// The members of `among` per concept, under the evaluator's semantics.
+    fn members_batch(&self, concepts: &[Concept]) -> Vec<Result<IndividualSet, OracleError>> {
         let among = self.among;
-        let answers = match self.semantics {
+        match self.semantics {
             Semantics::Closed => self.oracle.covered_batch(concepts, among),
             Semantics::Open => concepts
                 .par_iter()
                 .map(|c| self.oracle.truth(c, among).map(|t| t.true_set))
                 .collect(),
-        };
-        answers
-            .into_iter()
-            .map(|a| a.map(|covered| self.score(self.examples.confusion(&covered))))
-            .collect()
+        }
+    }
+
+    /// As [`Evaluator::evaluate_batch_until`], each score with the members it counted
+    /// (a conjunction's members are the intersection of its parts', under either semantics).
+    pub fn evaluate_batch_with_members_until(
+        &self,
+        concepts: &[Concept],
+        stop: &dyn Fn() -> bool,
+    ) -> (Vec<(Evaluated, IndividualSet)>, Option<OracleError>) {
+        let part = (rayon::current_num_threads() * 2).max(8);
+        let mut out = Vec::with_capacity(concepts.len());
+        for chunk in concepts.chunks(part) {
+            if stop() {
+                break;
+            }
+            for answer in self.members_batch(chunk) {
+                match answer {
+                    Ok(covered) => {
+                        out.push((self.score(self.examples.confusion(&covered)), covered))
+                    }
+                    Err(e) => return (out, Some(e)),
+                }
+            }
+        }
+        (out, None)
     }
 
     /// Scores in input order until `stop` says so: the batch is scored a few candidates per
@@ -111,20 +140,8 @@ impl<'a, O: MembershipOracle + ?Sized> Evaluator<'a, O> {
         concepts: &[Concept],
         stop: &dyn Fn() -> bool,
     ) -> (Vec<Evaluated>, Option<OracleError>) {
-        let part = (rayon::current_num_threads() * 2).max(8);
-        let mut out = Vec::with_capacity(concepts.len());
-        for chunk in concepts.chunks(part) {
-            if stop() {
-                break;
-            }
-            for answer in self.answers(chunk) {
-                match answer {
-                    Ok(e) => out.push(e),
-                    Err(e) => return (out, Some(e)),
-                }
-            }
-        }
-        (out, None)
+        let (scored, failure) = self.evaluate_batch_with_members_until(concepts, stop);
+        (scored.into_iter().map(|(e, _)| e).collect(), failure)
     }
 }
 

@@ -2,7 +2,8 @@
 
 /// Switches and limits of the refinement operator. `Default` gives DL-Learner's CELOE setup:
 /// negation, ∀, ∃, cardinalities (limit 5), boolean and numeric data (12 splits) and
-/// disjunction on; has-value, inverse roles and Self off; disjointness pruning and
+/// disjunction on (and, not in DL-Learner, the examples' boundary splits and every split
+/// value in ρ(⊤)); has-value, inverse roles and Self off; disjointness pruning and
 /// domain/range awareness on.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RhoOptions {
@@ -20,8 +21,16 @@ pub struct RhoOptions {
     pub use_boolean_data: bool,
     /// `∃p.[≥ v]` / `∃p.[≤ v]` at split values (see [`super::Rho::with_numeric_splits`]).
     pub use_numeric_data: bool,
-    /// Most split values kept per numeric property.
+    /// Most split values kept per numeric property (evenly spaced over its values).
     pub max_numeric_splits: usize,
+    /// Also split between the examples' least and greatest values along each role
+    /// (`learn::splits::example_boundary_splits`, at most `MAX_EXAMPLE_SPLITS`); used where
+    /// the operator is built for given examples (`splits::rho_over_examples`).
+    pub use_example_splits: bool,
+    /// ρ(⊤) offers `∃p.[≥ v]` and `∃p.[≤ v]` at every split value, not only the widest
+    /// (DL-Learner's M), so a threshold that matters is one test away instead of a chain of
+    /// refinements that each change nothing on the examples.
+    pub every_split_in_top: bool,
     /// `∃r.{a}` for the candidates given with [`super::Rho::with_has_value_candidates`].
     pub use_has_value: bool,
     /// Inverse roles `r⁻` among the most general roles.
@@ -47,6 +56,8 @@ impl Default for RhoOptions {
             use_boolean_data: true,
             use_numeric_data: true,
             max_numeric_splits: 12,
+            use_example_splits: true,
+            every_split_in_top: true,
             use_has_value: false,
             use_inverse: false,
             use_self: false,

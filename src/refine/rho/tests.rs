@@ -183,10 +183,20 @@ fn top_offers_restrictions_on_the_most_general_roles() {
     assert!(has(&r, &Concept::max(4, role("hasChild"), Concept::Top)));
     assert!(has(&r, &Concept::max(4, role("hasSon"), Concept::Top)));
     assert!(has(&r, &only("owner", Concept::Bottom)));
-    // data
+    // data: every split value (the default), or only the widest bounds (DL-Learner's M)
     assert!(has(&r, &age(Some(10.0), None)));
     assert!(has(&r, &age(None, Some(30.0))));
-    assert!(!has(&r, &age(Some(20.0), None)));
+    assert!(has(&r, &age(Some(20.0), None)));
+    assert!(has(&r, &age(None, Some(10.0))));
+    let widest = rho_with(RhoOptions {
+        every_split_in_top: false,
+        ..RhoOptions::default()
+    })
+    .refine(&Concept::Top, 4);
+    assert!(has(&widest, &age(Some(10.0), None)));
+    assert!(has(&widest, &age(None, Some(30.0))));
+    assert!(!has(&widest, &age(Some(20.0), None)));
+    assert!(!has(&widest, &age(None, Some(10.0))));
     let happy = |b| Concept::Data {
         property: iri("happy"),
         range: DataRange::Value(Literal::boolean(b)),

@@ -147,7 +147,12 @@ impl Rho {
                     Some(n) => (n.datatype.clone(), self.domain_fits(&n.domain, ctx)),
                     None => (Iri::new(vocab::XSD_DOUBLE), true),
                 };
-                if let (true, Some(lo), Some(hi)) = (fits, splits.first(), splits.last()) {
+                if fits && o.every_split_in_top {
+                    for s in splits {
+                        m.push(numeric(p, &datatype, Some(*s), None));
+                        m.push(numeric(p, &datatype, None, Some(*s)));
+                    }
+                } else if let (true, Some(lo), Some(hi)) = (fits, splits.first(), splits.last()) {
                     m.push(numeric(p, &datatype, Some(*lo), None));
                     m.push(numeric(p, &datatype, None, Some(*hi)));
                 }
