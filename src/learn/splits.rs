@@ -4,9 +4,9 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use crate::concept::{Iri, Number};
+use crate::concept::{Iri, Number, Role};
 use crate::oracle::datatypes::numeric_value;
-use crate::oracle::{IndividualSet, MembershipOracle, OracleError, Signature};
+use crate::oracle::{IndividualId, IndividualSet, MembershipOracle, OracleError, Signature};
 use crate::refine::rho::{Rho, RhoOptions, numeric_split_points};
 
 /// Per numeric data property of the signature, its values on `among` (sorted, with
@@ -93,14 +93,12 @@ pub fn example_boundary_splits<O: MembershipOracle + ?Sized>(
     oracle: &O,
     seeds: &IndividualSet,
 ) -> Result<BTreeMap<Iri, Vec<Number>>, OracleError> {
-    use crate::concept::Role;
-    use crate::oracle::IndividualId;
     let signature = oracle.signature();
-    let numeric: Vec<Iri> = signature
+    let numeric: Vec<&Iri> = signature
         .data_properties
         .iter()
         .filter(|(_, info)| info.numeric.is_some())
-        .map(|(p, _)| p.clone())
+        .map(|(p, _)| p)
         .collect();
     if numeric.is_empty() || seeds.is_empty() {
         return Ok(BTreeMap::new());
@@ -111,46 +109,49 @@ pub fn example_boundary_splits<O: MembershipOracle + ?Sized>(
             steps.push(s);
         }
     }
+    let mut reached = seeds.clone();
+    for s in &steps {
+        reached.union_with(s.targets());
+    }
     let mut out = BTreeMap::new();
     for property in numeric {
-        let mut reached = seeds.clone();
-        for s in &steps {
-            reached.union_with(s.targets());
-        }
-        let mut range: BTreeMap<IndividualId, (f64, f64)> = BTreeMap::new();
-        for (id, lit) in oracle.data_values(&property, &reached)? {
-            let Some(v) =
-                numeric_value(&lit.lexical, lit.datatype.as_str()).filter(|v| v.is_finite())
-            else {
-                continue;
-            };
-            let e = range.entry(id).or_insert((v, v));
-            e.0 = e.0.min(v);
-            e.1 = e.1.max(v);
-        }
+        let ranges = value_ranges(oracle, property, &reached)?;
         let mut extremes: Vec<f64> = Vec::new();
         for x in seeds.iter() {
-            if let Some((lo, hi)) = range.get(&x) {
-                extremes.extend([*lo, *hi]);
-            }
-            for s in &steps {
-                let mut lo = f64::INFINITY;
-                let mut hi = f64::NEG_INFINITY;
-                for y in s.of(x) {
-                    if let Some((a, b)) = range.get(y) {
-                        lo = lo.min(*a);
-                        hi = hi.max(*b);
-                    }
-                }
-                if lo.is_finite() {
-                    extremes.extend([lo, hi]);
-                }
+            let own = std::iter::once(ranges.get(&x).copied());
+            let along = steps.iter().map(|s| {
+                s.of(x)
+                    .iter()
+                    .filter_map(|y| ranges.get(y).copied())
+                    .reduce(|a, b| (a.0.min(b.0), a.1.max(b.1)))
+            });
+            for (lo, hi) in own.chain(along).flatten() {
+                extremes.extend([lo, hi]);
             }
         }
         let points = numeric_split_points(&extremes, MAX_EXAMPLE_SPLITS);
         if !points.is_empty() {
-            out.insert(property, points);
+            out.insert(property.clone(), points);
         }
     }
     Ok(out)
+}
+
+/// The least and greatest numeric value of `property` per individual of `among` that has one.
+fn value_ranges<O: MembershipOracle + ?Sized>(
+    oracle: &O,
+    property: &Iri,
+    among: &IndividualSet,
+) -> Result<BTreeMap<IndividualId, (f64, f64)>, OracleError> {
+    let mut ranges: BTreeMap<IndividualId, (f64, f64)> = BTreeMap::new();
+    for (id, lit) in oracle.data_values(property, among)? {
+        let Some(v) = numeric_value(&lit.lexical, lit.datatype.as_str()).filter(|v| v.is_finite())
+        else {
+            continue;
+        };
+        let e = ranges.entry(id).or_insert((v, v));
+        e.0 = e.0.min(v);
+        e.1 = e.1.max(v);
+    }
+    Ok(ranges)
 }

@@ -1,15 +1,17 @@
-//! Conjunctive mixing of the search's best partial solutions: Forest Mixing's idea (a tree's
-//! best expression conjoined with another's) inside CELOE's single tree.
+//! Mixing the search's partial solutions: Forest Mixing's idea (a tree's best expression
+//! conjoined with another's) inside CELOE's single tree.
 //!
 //! ρ reaches `C ⊓ D` from `C` only by refining `C` up to the length of `C ⊓ D`, one length
 //! at a time, while every expansion of `C` adds to its refinement penalty. When `C` and `D`
-//! cut away different negatives (suramin: one the compounds whose least charge is high, the
-//! other the one whose charges go lowest), their conjunction beats both yet lies many
-//! expansions away from either. The pool keeps the best concepts of distinct coverage; a
-//! concept that enters it is conjoined with every member. A conjunction's members are the
-//! intersection of its parts' (closed world, and the true set in open world), so mixes are
-//! scored locally, without the oracle; those better than both parts become search-tree
-//! nodes, which ρ refines further.
+//! cut away different negatives (suramin: one the compounds whose greatest charge is high,
+//! the other the one whose charges go lowest), their conjunction beats both yet lies many
+//! expansions away from either; likewise `C ⊔ D` when they cover different positives. The
+//! pool keeps the best concepts of distinct coverage, and the best complete ones (covering
+//! every positive); a concept that enters either list is conjoined and disjoined with every
+//! entry. A mix's members are the intersection (union) of its parts' (closed world, and
+//! the true sets in open world), so mixes are scored without the oracle. A mix that beats
+//! both parts and changes at least [`least_change`] examples becomes a search-tree node,
+//! which ρ refines further.
 
 use crate::concept::{Bound, Concept, DataRange, length, normalize};
 use crate::oracle::IndividualSet;

@@ -241,17 +241,23 @@ impl<'r> Celoe<'r> {
                                     None => node_confusions.push(e.confusion),
                                 }
                                 best.offer(c, e.quality, e.confusion);
-                                mixes.extend(pool.offer(
-                                    c,
-                                    e.quality,
-                                    &members,
-                                    e.confusion.fn_ == 0,
-                                    mix_max_len,
-                                ));
+                                let complete = e.confusion.fn_ == 0;
+                                if pool.admits(e.quality, complete) {
+                                    // Members among the examples only: a wider context
+                                    // (a fold's) must not tell equal coverages apart.
+                                    let members = members.intersection(examples.all());
+                                    mixes.extend(pool.offer(
+                                        c,
+                                        e.quality,
+                                        &members,
+                                        complete,
+                                        mix_max_len,
+                                    ));
+                                }
                             }
-                            // Conjunctions of pool members, scored from their parts'
+                            // Mixes of pool entries (see `mixing`), scored from their parts'
                             // members; those that beat both parts enter the tree and the
-                            // pool (whose new conjunctions are scored in turn).
+                            // pool (whose new mixes are scored in turn).
                             while let Some(m) = mixes.pop() {
                                 mixed += 1;
                                 let e = evaluator.score(evaluator.examples().confusion(&m.members));
@@ -324,7 +330,7 @@ impl<'r> Celoe<'r> {
         details.insert("pruned_by_bound".into(), pruned_by_bound.into());
         details.insert("nodes_removed".into(), tree.removed().into());
         if p.mix_pool > 0 {
-            // Conjunctions of pool members tested, and kept (better than both parts).
+            // Mixes of pool entries scored, and kept (better than both parts).
             details.insert("mixes_tested".into(), mixed.into());
             details.insert("mixes_kept".into(), mixes_kept.into());
         }
