@@ -10,8 +10,9 @@
 //! every positive); a concept that enters either list is conjoined and disjoined with every
 //! entry. A mix's members are the intersection (union) of its parts' (closed world, and
 //! the true sets in open world), so mixes are scored without the oracle. A mix that beats
-//! both parts and changes at least [`least_change`] examples becomes a search-tree node,
-//! which ρ refines further.
+//! both parts and changes at least [`least_change`] examples is a solution (and a pool
+//! entry, so mixes of mixes follow); it stays out of ρ's search tree, its bound and its
+//! stopping rule, so exact problems get ρ's definitions as before.
 
 use crate::concept::{Bound, Concept, DataRange, length, normalize};
 use crate::oracle::IndividualSet;

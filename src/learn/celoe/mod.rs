@@ -150,6 +150,7 @@ impl<'r> Celoe<'r> {
         let mut pool = mixing::MixPool::new(p.mix_pool, p.mix_disjunctions);
         let mix_max_len = p.max_length.unwrap_or(usize::MAX);
         let (mut mixed, mut mixes_kept) = (0u64, 0u64);
+        let mut mixed_best = BestSolutions::new(p.max_results);
         let least_change = mixing::least_change(examples.all().len());
         // Not worth refining: the bound is below the k-th best solution's quality.
         let hopeless = |confusion: &crate::eval::Confusion, best: &BestSolutions| {
@@ -256,8 +257,10 @@ impl<'r> Celoe<'r> {
                                 }
                             }
                             // Mixes of pool entries (see `mixing`), scored from their parts'
-                            // members; those that beat both parts enter the tree and the
-                            // pool (whose new mixes are scored in turn).
+                            // members; those that beat both parts are solutions and enter
+                            // the pool (whose new mixes are scored in turn). They stay out
+                            // of ρ's tree, bound and stopping rule: a perfect mix does not
+                            // end the search before ρ's shorter definition.
                             while let Some(m) = mixes.pop() {
                                 mixed += 1;
                                 let e = evaluator.score(evaluator.examples().confusion(&m.members));
@@ -265,18 +268,12 @@ impl<'r> Celoe<'r> {
                                     || e.quality <= m.parts_quality
                                     || m.change() < least_change
                                     || depth(&m.concept) > p.max_depth
-                                    || hopeless(&e.confusion, &best)
                                     || !seen.insert(&m.concept)
                                 {
                                     continue;
                                 }
                                 front.offer(&m.concept, e.quality, e.confusion);
-                                let node = tree.add(m.concept.clone(), e.quality, Some(id));
-                                match node_confusions.get_mut(node.0) {
-                                    Some(slot) => *slot = e.confusion,
-                                    None => node_confusions.push(e.confusion),
-                                }
-                                best.offer(&m.concept, e.quality, e.confusion);
+                                mixed_best.offer(&m.concept, e.quality, e.confusion);
                                 mixes_kept += 1;
                                 mixes.extend(pool.offer(
                                     &m.concept,
@@ -320,6 +317,9 @@ impl<'r> Celoe<'r> {
         // Reporting (minimising the solutions found) gets the budget's last twentieth, which
         // the search left; what it cannot finish keeps the search's own form.
         clock.extend_deadline_for_reporting();
+        for c in mixed_best.candidates() {
+            best.offer(&c.concept, c.quality, c.confusion);
+        }
         let solutions = self.report(oracle, &best)?;
         let oracle_stats = RunStats::oracle_delta(stats_before, oracle.stats());
         let mut details = serde_json::Map::new();
