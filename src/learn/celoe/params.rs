@@ -53,7 +53,7 @@ pub struct CeloeParams {
     /// by a validation split (see `celoe::select`); `None`: the best on the training
     /// examples, as DL-Learner does.
     pub validation: Option<super::ValidationSplit>,
-    /// Best concepts of distinct coverage kept for conjunctive mixing (see
+    /// Entries per list of the mixing pool (best concepts, best complete concepts; see
     /// `celoe::mixing`); 0 turns mixing off (DL-Learner's CELOE).
     pub mix_pool: usize,
     /// Mix by `⊔` as well as by `⊓` (off when the language has no disjunction).

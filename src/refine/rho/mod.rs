@@ -105,9 +105,6 @@ impl Rho {
         }
     }
 
-    /// Numeric split values per data property, computed by the caller from data
-    /// (`oracle.data_values`, then [`numeric_split_points`]); ρ never asks the oracle. Values
-    /// are sorted and deduplicated; more than `max_numeric_splits` are thinned evenly.
     /// Adds split values beyond `max_numeric_splits` (the examples' boundaries, see
     /// `learn::splits::example_boundary_splits`): they are few and each one matters.
     pub fn with_extra_numeric_splits(mut self, extra: BTreeMap<Iri, Vec<Number>>) -> Self {
@@ -117,11 +114,13 @@ impl Rho {
             v.sort();
             v.dedup();
         }
-        self.top_cache = PerContext::default();
-        self.m_cache = PerContext::default();
+        self.clear_cache();
         self
     }
 
+    /// Numeric split values per data property, computed by the caller from data
+    /// (`oracle.data_values`, then [`numeric_split_points`]); ρ never asks the oracle. Values
+    /// are sorted and deduplicated; more than `max_numeric_splits` are thinned evenly.
     pub fn with_numeric_splits(mut self, splits: BTreeMap<Iri, Vec<Number>>) -> Self {
         let max = self.options.max_numeric_splits;
         self.splits = splits
