@@ -151,6 +151,8 @@ impl<'r> Celoe<'r> {
         let mix_max_len = p.max_length.unwrap_or(usize::MAX);
         let (mut mixed, mut mixes_kept) = (0u64, 0u64);
         let mut mixed_best = BestSolutions::new(p.max_results);
+        // Apart from ρ's: a mix must not keep ρ from reaching the same concept as a node.
+        let mut mixes_seen = SeenConcepts::default();
         let least_change = mixing::least_change(examples.all().len());
         // Not worth refining: the bound is below the k-th best solution's quality.
         let hopeless = |confusion: &crate::eval::Confusion, best: &BestSolutions| {
@@ -268,7 +270,7 @@ impl<'r> Celoe<'r> {
                                     || e.quality <= m.parts_quality
                                     || m.change() < least_change
                                     || depth(&m.concept) > p.max_depth
-                                    || !seen.insert(&m.concept)
+                                    || !mixes_seen.insert(&m.concept)
                                 {
                                     continue;
                                 }
