@@ -107,11 +107,20 @@ fn prepare_on(
     };
     let t = Instant::now();
     let use_has_value = operator.use_has_value;
+    // Every problem's examples, without labels: one operator serves every fold.
+    let seeds = example_seeds(&kb, problems);
     let mut rho = kb
-        .rho_for(operator, &example_seeds(&kb, problems))
+        .rho_for(operator, &seeds)
         .context("reading the numeric values of the data properties")?;
     if use_has_value {
-        rho = rho.with_has_value_candidates(has_value_candidates(&kb, problems, args)?);
+        rho = rho.with_has_value_candidates(
+            crate::learn::has_value::has_value_candidates(
+                kb.oracle(),
+                &seeds,
+                args.rho.frequency_threshold,
+            )
+            .context("listing the examples' successors for --has-value")?,
+        );
     }
     let signature_ms = signature_ms + ms(t.elapsed());
     Ok(Prepared {
@@ -122,18 +131,6 @@ fn prepare_on(
         signature_ms,
         unpaid_setup_ms: AtomicU64::new(signature_ms),
     })
-}
-
-/// `∃r.{a}` candidates from the successors of every problem's examples (no labels used,
-/// so one operator still serves every fold).
-fn has_value_candidates(
-    kb: &crate::KnowledgeBase,
-    problems: &[LearningProblem],
-    args: &LearnArgs,
-) -> anyhow::Result<std::collections::BTreeMap<crate::concept::Iri, Vec<crate::concept::Iri>>> {
-    let seeds = example_seeds(kb, problems);
-    crate::learn::has_value::has_value_candidates(kb.oracle(), &seeds, args.rho.frequency_threshold)
-        .context("listing the examples' successors for --has-value")
 }
 
 /// Every problem's examples, without their labels.

@@ -122,25 +122,21 @@ impl MixPool {
             } else {
                 d.members.len()
             };
-            let and = conjunction(c, &d.concept);
-            if and != *c && and != d.concept {
-                mixes.push(Mix {
-                    concept: and,
-                    members: members.intersection(&d.members),
-                    parts_quality,
-                    better_part_size,
-                });
-            }
-            if self.disjunctions {
-                let or = normalize(&Concept::Or(vec![c.clone(), d.concept.clone()]));
-                if or != *c && or != d.concept {
+            // A mix equal to a part (one implies the other syntactically) adds nothing.
+            let mut push = |concept: Concept, members: IndividualSet| {
+                if concept != *c && concept != d.concept {
                     mixes.push(Mix {
-                        concept: or,
-                        members: members.union(&d.members),
+                        concept,
+                        members,
                         parts_quality,
                         better_part_size,
                     });
                 }
+            };
+            push(conjunction(c, &d.concept), members.intersection(&d.members));
+            if self.disjunctions {
+                let or = normalize(&Concept::Or(vec![c.clone(), d.concept.clone()]));
+                push(or, members.union(&d.members));
             }
         }
         mixes
