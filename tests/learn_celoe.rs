@@ -409,12 +409,12 @@ struct RunsOut<'a> {
 impl RunsOut<'_> {
     fn spend(&self) -> Result<(), OracleError> {
         use std::sync::atomic::Ordering;
-        let left = self.allowed.load(Ordering::SeqCst);
-        if left == 0 {
-            return Err(OracleError::BudgetExhausted(self.error));
-        }
-        self.allowed.store(left - 1, Ordering::SeqCst);
-        Ok(())
+        // One atomic step: batches are answered from several threads, and a separate load
+        // and store let two of them spend the last answer.
+        self.allowed
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |left| left.checked_sub(1))
+            .map(|_| ())
+            .map_err(|_| OracleError::BudgetExhausted(self.error))
     }
 }
 
