@@ -412,7 +412,9 @@ impl RunsOut<'_> {
         // One atomic step: batches are answered from several threads, and a separate load
         // and store let two of them spend the last answer.
         self.allowed
-            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |left| left.checked_sub(1))
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |left| {
+                left.checked_sub(1)
+            })
             .map(|_| ())
             .map_err(|_| OracleError::BudgetExhausted(self.error))
     }

@@ -434,7 +434,8 @@ pub struct CeloeArgs {
     #[arg(long)]
     pub no_validation: bool,
     /// Best concepts kept for mixing (conjunctions and disjunctions of partial solutions,
-    /// scored from their parts' coverage without a query); 0: DL-Learner's CELOE.
+    /// scored from their parts' coverage without a query); 0: DL-Learner's CELOE (for
+    /// Forest Mixing: only the paper's mixing).
     #[arg(long, value_name = "N", default_value_t = 20)]
     pub mix_pool: usize,
 }

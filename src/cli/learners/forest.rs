@@ -11,7 +11,7 @@ use super::celoe::{quality_of, rho_options};
 use crate::KnowledgeBase;
 use crate::learn::Learner;
 use crate::learn::forest::{ALGORITHM, ForestHeuristic, ForestMixing, ForestParams};
-use crate::learn::search::OeHeuristic;
+use crate::learn::search::{OeHeuristic, ValidationSplit};
 use crate::refine::rho::Rho;
 
 pub const ENTRY: LearnerEntry = LearnerEntry {
@@ -39,6 +39,8 @@ pub const ENTRY: LearnerEntry = LearnerEntry {
         "fh-beta",
         "fh-gamma",
         "start-coverage",
+        "no-validation",
+        "mix-pool",
     ],
     operator: |args| rho_options(&args.rho),
     build,
@@ -91,6 +93,9 @@ pub fn params(args: &LearnArgs, kb: &KnowledgeBase) -> anyhow::Result<ForestPara
         stop_on_perfect: !c.keep_searching,
         minimize: !c.no_minimize,
         semantics: args.semantics.into(),
+        validation: (!c.no_validation).then(ValidationSplit::default),
+        mix_pool: c.mix_pool,
+        mix_disjunctions: !args.rho.no_disjunction,
         ..ForestParams::default()
     };
     params

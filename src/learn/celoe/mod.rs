@@ -17,25 +17,23 @@
 //! batch, and an oracle that reports [`BudgetExhausted`](crate::oracle::BudgetExhausted)
 //! (query budget, deadline) ends the run cleanly with the solutions found so far.
 
-mod mixing;
 mod params;
-mod select;
 mod stall;
 
+pub use super::search::{MIN_VALIDATION_PER_CLASS, ValidationSplit};
 pub use params::CeloeParams;
-pub use select::{MIN_VALIDATION_PER_CLASS, ValidationSplit};
 
-use super::minimize::Minimizer;
 use super::search::{
-    BestSolutions, Evaluator, LengthFront, OeHeuristic, SearchTree, SeenConcepts, cannot_beat,
-    optimistic_quality,
+    BestSolutions, Evaluator, LengthFront, MixLimits, Mixer, OeHeuristic, SearchTree, SeenConcepts,
+    SelectableRun, Selection, budget_stop, cannot_beat, extends_conjunction, optimistic_quality,
+    report_solutions, run_selected,
 };
 use super::{
     ConceptModel, Examples, FitResult, LearnError, Learner, Progress, QueryBudgeted, RunControl,
     RunStats, Solution, Termination, TrainingSet,
 };
 use crate::concept::{Concept, depth, length, normalize};
-use crate::oracle::{IndividualSet, MembershipOracle, OracleError};
+use crate::oracle::{IndividualSet, MembershipOracle};
 use crate::refine::Refinement;
 
 /// A finished run: the model and what it cost.
@@ -54,11 +52,28 @@ pub struct Celoe<'r> {
 
 const PERFECT: f64 = 1.0 - 1e-12;
 
-/// A budget the oracle reported ends the search cleanly; any other error is an error.
-fn budget_stop(e: OracleError) -> Result<Termination, LearnError> {
-    match e.budget_exhausted() {
-        Some(b) => Ok(b.into()),
-        None => Err(e.into()),
+impl SelectableRun for CeloeRun {
+    fn front(&self) -> &LengthFront {
+        &self.front
+    }
+    fn solutions(&self) -> &[Solution] {
+        &self.model.solutions
+    }
+    fn solutions_mut(&mut self) -> &mut Vec<Solution> {
+        &mut self.model.solutions
+    }
+    fn stats(&self) -> &RunStats {
+        &self.stats
+    }
+    fn stats_mut(&mut self) -> &mut RunStats {
+        &mut self.stats
+    }
+}
+
+impl CeloeRun {
+    /// The training quality of the first solution reported.
+    pub fn best_quality(&self) -> Option<f64> {
+        self.model.solutions.first().map(|s| s.quality)
     }
 }
 
@@ -86,7 +101,7 @@ impl<'r> Celoe<'r> {
     /// union is taken). The search and its solutions are the same; only the cache entries
     /// differ: cross-validation passes all of a problem's examples, so the folds share the
     /// answers (see [`TrainingSet::with_context`]). With [`CeloeParams::validation`], an
-    /// imperfect result is chosen by a validation split (see `celoe::select`).
+    /// imperfect result is chosen by a validation split (see [`crate::learn::search::run_selected`]).
     pub fn run_within<O: MembershipOracle + ?Sized>(
         &self,
         oracle: &O,
@@ -95,8 +110,19 @@ impl<'r> Celoe<'r> {
         control: &RunControl,
     ) -> Result<CeloeRun, LearnError> {
         let among = among.union(examples.all());
-        match self.params.validation {
-            Some(v) => self.run_selected(oracle, examples, &among, control, v),
+        let p = &self.params;
+        match p.validation {
+            Some(split) => {
+                let how = Selection {
+                    split,
+                    quality: p.quality,
+                    semantics: p.semantics,
+                    minimize: p.minimize,
+                };
+                run_selected(oracle, examples, &among, control, &how, &|e, c| {
+                    self.search_within(oracle, e, &among, c)
+                })
+            }
             None => self.search_within(oracle, examples, &among, control),
         }
     }
@@ -147,13 +173,16 @@ impl<'r> Celoe<'r> {
         let mut refinements: u64 = 0;
         let mut pruned_by_bound: u64 = 0;
         let mut relaxer = p.relax_penalty_to.map(stall::StallRelaxer::new);
-        let mut pool = mixing::MixPool::new(p.mix_pool, p.mix_disjunctions);
-        let mix_max_len = p.max_length.unwrap_or(usize::MAX);
-        let (mut mixed, mut mixes_kept) = (0u64, 0u64);
-        let mut mixed_best = BestSolutions::new(p.max_results);
-        // Apart from ρ's: a mix must not keep ρ from reaching the same concept as a node.
-        let mut mixes_seen = SeenConcepts::default();
-        let least_change = mixing::least_change(examples.all().len());
+        let mut mixer = Mixer::new(
+            MixLimits {
+                pool: p.mix_pool,
+                disjunctions: p.mix_disjunctions,
+                max_length: p.max_length,
+                max_depth: p.max_depth,
+                max_results: p.max_results,
+            },
+            examples.all().len(),
+        );
         // Not worth refining: the bound is below the k-th best solution's quality.
         let hopeless = |confusion: &crate::eval::Confusion, best: &BestSolutions| {
             p.prune_by_bound
@@ -220,7 +249,6 @@ impl<'r> Celoe<'r> {
                                     clock.stopped().is_some()
                                 });
                             tests += scored.len() as u64;
-                            let mut mixes = Vec::new();
                             for (c, (e, members)) in chunk.iter().zip(scored) {
                                 if e.too_weak {
                                     continue;
@@ -244,47 +272,10 @@ impl<'r> Celoe<'r> {
                                     None => node_confusions.push(e.confusion),
                                 }
                                 best.offer(c, e.quality, e.confusion);
-                                let complete = e.confusion.fn_ == 0;
-                                if pool.admits(e.quality, complete) {
-                                    // Members among the examples only: a wider context
-                                    // (a fold's) must not tell equal coverages apart.
-                                    let members = members.intersection(examples.all());
-                                    mixes.extend(pool.offer(
-                                        c,
-                                        e.quality,
-                                        &members,
-                                        complete,
-                                        mix_max_len,
-                                    ));
-                                }
+                                mixer.offer(c, &e, &members, examples.all());
                             }
-                            // Mixes of pool entries (see `mixing`), scored from their parts'
-                            // members; those that beat both parts are solutions and enter
-                            // the pool (whose new mixes are scored in turn). They stay out
-                            // of ρ's tree, bound and stopping rule: a perfect mix does not
-                            // end the search before ρ's shorter definition.
-                            while let Some(m) = mixes.pop() {
-                                mixed += 1;
-                                let e = evaluator.score(evaluator.examples().confusion(&m.members));
-                                if e.too_weak
-                                    || e.quality <= m.parts_quality
-                                    || m.change() < least_change
-                                    || depth(&m.concept) > p.max_depth
-                                    || !mixes_seen.insert(&m.concept)
-                                {
-                                    continue;
-                                }
-                                front.offer(&m.concept, e.quality, e.confusion);
-                                mixed_best.offer(&m.concept, e.quality, e.confusion);
-                                mixes_kept += 1;
-                                mixes.extend(pool.offer(
-                                    &m.concept,
-                                    e.quality,
-                                    &m.members,
-                                    e.confusion.fn_ == 0,
-                                    mix_max_len,
-                                ));
-                            }
+                            // Mixes of the batch's concepts with the pool (see `Mixer`).
+                            mixer.settle(&evaluator, &mut front);
                             if let Some(r) = &mut relaxer {
                                 let h = tree.heuristic();
                                 let q = best.best_quality().unwrap_or(0.0);
@@ -319,10 +310,8 @@ impl<'r> Celoe<'r> {
         // Reporting (minimising the solutions found) gets the budget's last twentieth, which
         // the search left; what it cannot finish keeps the search's own form.
         clock.extend_deadline_for_reporting();
-        for c in mixed_best.candidates() {
-            best.offer(&c.concept, c.quality, c.confusion);
-        }
-        let solutions = self.report(oracle, &best)?;
+        mixer.add_solutions_to(&mut best);
+        let solutions = report_solutions(oracle, &best, p.minimize, p.semantics)?;
         let oracle_stats = RunStats::oracle_delta(stats_before, oracle.stats());
         let mut details = serde_json::Map::new();
         details.insert("nodes".into(), tree.added().into());
@@ -331,11 +320,8 @@ impl<'r> Celoe<'r> {
         // Refinements not added and nodes taken out of the tree (`nodes_removed` of them).
         details.insert("pruned_by_bound".into(), pruned_by_bound.into());
         details.insert("nodes_removed".into(), tree.removed().into());
-        if p.mix_pool > 0 {
-            // Mixes of pool entries scored, and kept (better than both parts).
-            details.insert("mixes_tested".into(), mixed.into());
-            details.insert("mixes_kept".into(), mixes_kept.into());
-        }
+        // Mixes of pool entries scored, and kept (better than both parts).
+        mixer.add_details(&mut details);
         if let Some(r) = &relaxer {
             details.insert("penalty_halvings".into(), r.halvings().into());
         }
@@ -363,45 +349,6 @@ impl<'r> Celoe<'r> {
             ),
             front,
         })
-    }
-
-    /// The kept solutions, minimised if asked (equal coverage, so equal counts), best first
-    /// and distinct. A solution whose minimisation hits a budget is reported as found.
-    fn report<O: MembershipOracle + ?Sized>(
-        &self,
-        oracle: &O,
-        best: &BestSolutions,
-    ) -> Result<Vec<Solution>, LearnError> {
-        let minimizer = self
-            .params
-            .minimize
-            .then(|| Minimizer::new(oracle, self.params.semantics));
-        let mut out: Vec<Solution> = Vec::new();
-        for candidate in best.candidates() {
-            let concept = match &minimizer {
-                Some(m) => match m.minimize(&candidate.concept) {
-                    Ok(c) => c,
-                    Err(e) if e.budget_exhausted().is_some() => candidate.concept,
-                    Err(e) => return Err(e.into()),
-                },
-                None => candidate.concept,
-            };
-            if out.iter().any(|s| s.concept == concept) {
-                continue;
-            }
-            out.push(Solution {
-                concept,
-                confusion: candidate.confusion,
-                quality: candidate.quality,
-            });
-        }
-        out.sort_by(|a, b| {
-            b.quality
-                .total_cmp(&a.quality)
-                .then_with(|| length(&a.concept).cmp(&length(&b.concept)))
-                .then_with(|| a.concept.cmp(&b.concept))
-        });
-        Ok(out)
     }
 }
 
@@ -432,19 +379,5 @@ impl Learner for Celoe<'_> {
             stats: run.stats,
             extras: serde_json::Map::new(),
         })
-    }
-}
-
-/// `child` is `parent ⊓ D` for some extra conjuncts `D` (both in normal form).
-fn extends_conjunction(parent: &Concept, child: &Concept) -> bool {
-    let Concept::And(parts) = child else {
-        return false;
-    };
-    match parent {
-        Concept::Top => true,
-        Concept::And(parent_parts) => {
-            parent_parts.len() < parts.len() && parent_parts.iter().all(|p| parts.contains(p))
-        }
-        other => parts.contains(other),
     }
 }

@@ -33,16 +33,17 @@ pub use params::ForestParams;
 
 use ranked::{Entry, Ranked};
 
-use super::minimize::Minimizer;
 use super::search::{
-    BestSolutions, Evaluated, Evaluator, SeenConcepts, cannot_beat, optimistic_quality,
+    BestSolutions, Evaluated, Evaluator, LengthFront, MixLimits, Mixer, SeenConcepts,
+    SelectableRun, Selection, budget_stop, cannot_beat, extends_conjunction, optimistic_quality,
+    report_solutions, run_selected,
 };
 use super::{
     ConceptModel, Examples, FitResult, LearnError, Learner, Progress, QueryBudgeted, RunClock,
     RunControl, RunStats, Solution, Termination, TrainingSet,
 };
 use crate::concept::{Concept, depth, length, normalize, to_manchester_full};
-use crate::oracle::{IndividualSet, MembershipOracle, OracleError};
+use crate::oracle::{IndividualSet, MembershipOracle};
 use crate::refine::Refinement;
 
 const PERFECT: f64 = 1.0 - 1e-12;
@@ -52,33 +53,31 @@ const PERFECT: f64 = 1.0 - 1e-12;
 pub struct ForestRun {
     pub model: ForestModel,
     pub stats: RunStats,
+    /// The best candidate of each length the search scored (with its training counts).
+    pub front: LengthFront,
+}
+
+impl SelectableRun for ForestRun {
+    fn front(&self) -> &LengthFront {
+        &self.front
+    }
+    fn solutions(&self) -> &[Solution] {
+        &self.model.0.solutions
+    }
+    fn solutions_mut(&mut self) -> &mut Vec<Solution> {
+        &mut self.model.0.solutions
+    }
+    fn stats(&self) -> &RunStats {
+        &self.stats
+    }
+    fn stats_mut(&mut self) -> &mut RunStats {
+        &mut self.stats
+    }
 }
 
 pub struct ForestMixing<'r> {
     params: ForestParams,
     refinement: &'r dyn Refinement,
-}
-
-/// A budget the oracle reported ends the search cleanly; any other error is an error.
-fn budget_stop(e: OracleError) -> Result<Termination, LearnError> {
-    match e.budget_exhausted() {
-        Some(b) => Ok(b.into()),
-        None => Err(e.into()),
-    }
-}
-
-/// `child` is `parent ⊓ D` for some extra conjuncts `D` (both in normal form).
-fn extends_conjunction(parent: &Concept, child: &Concept) -> bool {
-    let Concept::And(parts) = child else {
-        return false;
-    };
-    match parent {
-        Concept::Top => true,
-        Concept::And(parent_parts) => {
-            parent_parts.len() < parts.len() && parent_parts.iter().all(|p| parts.contains(p))
-        }
-        other => parts.contains(other),
-    }
 }
 
 /// Where the run stood when it first reached its best quality.
@@ -121,6 +120,9 @@ struct Search<'a, O: MembershipOracle + ?Sized> {
     /// Each tree's best expression so far: (quality, length, concept).
     tree_best: Vec<Option<(f64, usize, Concept)>>,
     best: BestSolutions,
+    front: LengthFront,
+    /// Mixes of the partial solutions (see [`Mixer`]), apart from the paper's mixing.
+    mixer: Mixer,
     seen: SeenConcepts,
     n: Counters,
     to_best: ToBest,
@@ -139,8 +141,13 @@ impl<'a, O: MembershipOracle + ?Sized> Search<'a, O> {
     }
 
     fn offer(&mut self, c: &Concept, e: &Evaluated) {
+        self.front.offer(c, e.quality, e.confusion);
         self.best.offer(c, e.quality, e.confusion);
-        let q = self.best.best_quality();
+        self.note_best(self.best.best_quality());
+    }
+
+    /// Records where the run stands if `q` is its best quality yet.
+    fn note_best(&mut self, q: Option<f64>) {
         if q > self.to_best.quality {
             self.to_best = ToBest {
                 quality: q,
@@ -157,7 +164,7 @@ impl<'a, O: MembershipOracle + ?Sized> Search<'a, O> {
     fn score_each(
         &mut self,
         concepts: &[Concept],
-        on: &mut dyn FnMut(&mut Self, &Concept, Evaluated),
+        on: &mut dyn FnMut(&mut Self, &Concept, Evaluated, &IndividualSet),
     ) -> Result<Option<Termination>, LearnError> {
         for chunk in concepts.chunks(self.p.batch_size) {
             if let Some(t) = self.clock.exhausted(self.n.tests) {
@@ -169,11 +176,13 @@ impl<'a, O: MembershipOracle + ?Sized> Search<'a, O> {
             let clock = self.clock;
             let (scored, failure) = self
                 .evaluator
-                .evaluate_batch_until(&chunk[..take], &|| clock.stopped().is_some());
-            for (c, e) in chunk.iter().zip(scored) {
+                .evaluate_batch_with_members_until(&chunk[..take], &|| clock.stopped().is_some());
+            for (c, (e, members)) in chunk.iter().zip(scored) {
                 self.n.tests += 1;
-                on(self, c, e);
+                on(self, c, e, &members);
             }
+            self.mixer.settle(&self.evaluator, &mut self.front);
+            self.note_best(self.mixer.best_quality());
             self.clock.report(&Progress {
                 concepts_tested: self.n.tests,
                 best_quality: self.best.best_quality().unwrap_or(0.0),
@@ -197,7 +206,7 @@ impl<'a, O: MembershipOracle + ?Sized> Search<'a, O> {
         let mut out = Vec::new();
         if !self.p.start_classes.is_empty() {
             let given: Vec<Concept> = self.p.start_classes.iter().map(normalize).collect();
-            let stop = self.score_each(&given, &mut |s, c, e| {
+            let stop = self.score_each(&given, &mut |s, c, e, _| {
                 if !e.too_weak {
                     s.offer(c, &e);
                     out.push((c.clone(), e));
@@ -212,7 +221,7 @@ impl<'a, O: MembershipOracle + ?Sized> Search<'a, O> {
         let candidates = start::covering_classes(refinement, &covers_enough, &mut |batch| {
             let mut scored = Vec::new();
             if stop.is_none() {
-                stop = self.score_each(batch, &mut |s, c, e| {
+                stop = self.score_each(batch, &mut |s, c, e, _| {
                     if !e.too_weak {
                         s.offer(c, &e);
                     }
@@ -230,7 +239,7 @@ impl<'a, O: MembershipOracle + ?Sized> Search<'a, O> {
         );
         if out.is_empty() && stop.is_none() {
             let top = [Concept::Top];
-            self.score_each(&top, &mut |s, c, e| {
+            self.score_each(&top, &mut |s, c, e, _| {
                 if !e.too_weak {
                     s.offer(c, &e);
                     out.push((c.clone(), e));
@@ -258,12 +267,21 @@ impl<'a, O: MembershipOracle + ?Sized> Search<'a, O> {
     }
 
     /// Keeps a scored refinement of `parent` (tree `t`) in the pool unless it is too weak
-    /// or an idle conjunct.
-    fn accept(&mut self, t: usize, parent: &Entry, refinements: usize, c: &Concept, e: Evaluated) {
+    /// or an idle conjunct, and offers it for mixing.
+    fn accept(
+        &mut self,
+        t: usize,
+        parent: &Entry,
+        refinements: usize,
+        c: &Concept,
+        e: Evaluated,
+        members: &IndividualSet,
+    ) {
         if e.too_weak {
             return;
         }
         if self.hopeless(&e.confusion) {
+            self.front.offer(c, e.quality, e.confusion);
             self.n.pruned_by_bound += 1;
             return;
         }
@@ -282,6 +300,8 @@ impl<'a, O: MembershipOracle + ?Sized> Search<'a, O> {
             t,
         );
         self.pool.add(entry);
+        self.mixer
+            .offer(c, &e, members, self.evaluator.examples().all());
     }
 
     fn fits(&self, c: &Concept) -> bool {
@@ -323,7 +343,9 @@ impl<'a, O: MembershipOracle + ?Sized> Search<'a, O> {
                 .filter(|r| length(r) > previous && self.fits(r))
                 .collect();
             let fresh: Vec<Concept> = fresh.into_iter().filter(|r| self.seen.insert(r)).collect();
-            let stop = self.score_each(&fresh, &mut |s, c, e| s.accept(t, &node, count, c, e))?;
+            let stop = self.score_each(&fresh, &mut |s, c, e, members| {
+                s.accept(t, &node, count, c, e, members)
+            })?;
             if stop.is_some() || self.perfect() {
                 return Ok((true, stop));
             }
@@ -334,9 +356,9 @@ impl<'a, O: MembershipOracle + ?Sized> Search<'a, O> {
             let mixes: Vec<Concept> = mixes.into_iter().filter(|m| self.fits(m)).collect();
             let mixes: Vec<Concept> = mixes.into_iter().filter(|m| self.seen.insert(m)).collect();
             self.n.mixed += mixes.len() as u64;
-            let stop = self.score_each(&mixes, &mut |s, c, e| {
+            let stop = self.score_each(&mixes, &mut |s, c, e, members| {
                 let before = s.pool.added();
-                s.accept(t, &node, count, c, e);
+                s.accept(t, &node, count, c, e, members);
                 s.n.mixed_pooled += (s.pool.added() - before) as u64;
             })?;
             if stop.is_some() || self.perfect() {
@@ -419,6 +441,7 @@ impl<'a, O: MembershipOracle + ?Sized> Search<'a, O> {
         d.insert("adopted_from_other_trees".into(), self.n.adopted.into());
         d.insert("pool_left".into(), self.pool.len().into());
         d.insert("pool_evicted".into(), self.pool.evicted().into());
+        self.mixer.add_details(&mut d);
         d.insert("heuristic".into(), self.p.heuristic.name().into());
         d.insert("tests_to_best".into(), self.to_best.tests.into());
         d.insert("ms_to_best".into(), self.to_best.ms.into());
@@ -461,8 +484,35 @@ impl<'r> ForestMixing<'r> {
     }
 
     /// [`ForestMixing::run`], asking the oracle over `among` (a superset of the examples),
-    /// as [`crate::learn::celoe::Celoe::run_within`].
+    /// as [`crate::learn::celoe::Celoe::run_within`]; with [`ForestParams::validation`], an
+    /// imperfect result is chosen by a validation split as CELOE's is.
     pub fn run_within<O: MembershipOracle + ?Sized>(
+        &self,
+        oracle: &O,
+        examples: &Examples,
+        among: &IndividualSet,
+        control: &RunControl,
+    ) -> Result<ForestRun, LearnError> {
+        let among = among.union(examples.all());
+        let p = &self.params;
+        match p.validation {
+            Some(split) => {
+                let how = Selection {
+                    split,
+                    quality: p.quality,
+                    semantics: p.semantics,
+                    minimize: p.minimize,
+                };
+                run_selected(oracle, examples, &among, control, &how, &|e, c| {
+                    self.search_within(oracle, e, &among, c)
+                })
+            }
+            None => self.search_within(oracle, examples, &among, control),
+        }
+    }
+
+    /// One search over all of `examples` (no selection), asking the oracle over `among`.
+    fn search_within<O: MembershipOracle + ?Sized>(
         &self,
         oracle: &O,
         examples: &Examples,
@@ -508,6 +558,17 @@ impl<'r> ForestMixing<'r> {
             pool: Ranked::new(p.heuristic, p.max_nodes),
             tree_best: Vec::new(),
             best: BestSolutions::new(p.max_results),
+            front: LengthFront::default(),
+            mixer: Mixer::new(
+                MixLimits {
+                    pool: p.mix_pool,
+                    disjunctions: p.mix_disjunctions,
+                    max_length: p.max_length,
+                    max_depth: p.max_depth,
+                    max_results: p.max_results,
+                },
+                examples.all().len(),
+            ),
             seen: SeenConcepts::default(),
             n: Counters::default(),
             to_best: ToBest::default(),
@@ -516,7 +577,8 @@ impl<'r> ForestMixing<'r> {
         let termination = search.search()?;
         let search_ms = clock.elapsed_ms();
         clock.extend_deadline_for_reporting();
-        let solutions = self.report(oracle, &search.best)?;
+        search.mixer.add_solutions_to(&mut search.best);
+        let solutions = report_solutions(oracle, &search.best, p.minimize, p.semantics)?;
         let oracle_stats = RunStats::oracle_delta(stats_before, oracle.stats());
         let details = search.details();
         Ok(ForestRun {
@@ -533,45 +595,8 @@ impl<'r> ForestMixing<'r> {
                 termination,
                 details,
             ),
+            front: search.front,
         })
-    }
-
-    /// The kept solutions, minimised if asked, best first and distinct (as CELOE reports).
-    fn report<O: MembershipOracle + ?Sized>(
-        &self,
-        oracle: &O,
-        best: &BestSolutions,
-    ) -> Result<Vec<Solution>, LearnError> {
-        let minimizer = self
-            .params
-            .minimize
-            .then(|| Minimizer::new(oracle, self.params.semantics));
-        let mut out: Vec<Solution> = Vec::new();
-        for candidate in best.candidates() {
-            let concept = match &minimizer {
-                Some(m) => match m.minimize(&candidate.concept) {
-                    Ok(c) => c,
-                    Err(e) if e.budget_exhausted().is_some() => candidate.concept,
-                    Err(e) => return Err(e.into()),
-                },
-                None => candidate.concept,
-            };
-            if out.iter().any(|s| s.concept == concept) {
-                continue;
-            }
-            out.push(Solution {
-                concept,
-                confusion: candidate.confusion,
-                quality: candidate.quality,
-            });
-        }
-        out.sort_by(|a, b| {
-            b.quality
-                .total_cmp(&a.quality)
-                .then_with(|| length(&a.concept).cmp(&length(&b.concept)))
-                .then_with(|| a.concept.cmp(&b.concept))
-        });
-        Ok(out)
     }
 }
 

@@ -53,6 +53,15 @@ pub struct ForestParams {
     /// Most nodes each tree holds, and most expressions the pool holds (the worst are
     /// evicted past that).
     pub max_nodes: usize,
+    /// When the search finds no perfect solution, choose the returned expression's length
+    /// by a validation split, as CELOE does (see [`crate::learn::search::run_selected`]);
+    /// `None`: the best on the training examples, as in the paper.
+    pub validation: Option<crate::learn::search::ValidationSplit>,
+    /// Entries per list of CELOE's pool of partial solutions to mix (see
+    /// [`crate::learn::search::Mixer`]); 0 leaves only the paper's mixing.
+    pub mix_pool: usize,
+    /// Mix partial solutions by `⊔` as well as by `⊓` (off when the language has none).
+    pub mix_disjunctions: bool,
 }
 
 fn concepts_as_text<S: serde::Serializer>(cs: &[Concept], s: S) -> Result<S::Ok, S::Error> {
@@ -85,6 +94,9 @@ impl Default for ForestParams {
             batch_size: 256,
             skip_idle_conjuncts: true,
             max_nodes: 500_000,
+            validation: Some(crate::learn::search::ValidationSplit::default()),
+            mix_pool: 20,
+            mix_disjunctions: true,
         }
     }
 }
@@ -113,6 +125,9 @@ impl ForestParams {
         }
         if self.max_length == Some(0) {
             return invalid("max_length", "must be at least 1");
+        }
+        if self.validation.is_some_and(|v| v.folds < 2) {
+            return invalid("validation.folds", "must be at least 2");
         }
         self.heuristic.validate()
     }

@@ -1,5 +1,5 @@
-//! Mixing the search's partial solutions: Forest Mixing's idea (a tree's best expression
-//! conjoined with another's) inside CELOE's single tree.
+//! The pool of partial solutions to mix: Forest Mixing's idea (a tree's best expression
+//! conjoined with another's) applied to every concept a search tests, in any tree.
 //!
 //! ρ reaches `C ⊓ D` from `C` only by refining `C` up to the length of `C ⊓ D`, one length
 //! at a time, while every expansion of `C` adds to its refinement penalty. When `C` and `D`
@@ -12,7 +12,8 @@
 //! the true sets in open world), so mixes are scored without the oracle. A mix that beats
 //! both parts and changes at least [`least_change`] examples is a solution (and a pool
 //! entry, so mixes of mixes follow); it stays out of ρ's search tree, its bound and its
-//! stopping rule, so exact problems get ρ's definitions as before.
+//! stopping rule, so exact problems get ρ's definitions as before ([`super::Mixer`] does
+//! that bookkeeping).
 
 use crate::concept::{Bound, Concept, DataRange, length, normalize};
 use crate::oracle::IndividualSet;

@@ -1,4 +1,5 @@
-//! Choosing how long an expression the data supports, by an internal validation split.
+//! Choosing how long an expression the data supports, by an internal validation split
+//! (CELOE and Forest Mixing: any search that keeps a [`LengthFront`]).
 //!
 //! Without a noise constraint, a search that tests a million expressions on a few hundred
 //! noisy examples finds long ones that fit them better than they predict (carcinogenesis:
@@ -18,12 +19,18 @@
 
 use serde::Serialize;
 
-use super::{Celoe, CeloeRun, PERFECT};
+use super::evaluate::Evaluator;
+use super::finish::minimized;
+use super::front::LengthFront;
+use super::solutions::Candidate;
 use crate::concept::{Concept, length};
 use crate::eval::stratified_folds;
-use crate::learn::search::{Candidate, Evaluator};
-use crate::learn::{Examples, LearnError, RunControl, Solution, Termination};
-use crate::oracle::{IndividualSet, MembershipOracle};
+use crate::learn::{
+    Examples, LearnError, QualityMeasure, RunControl, RunStats, Solution, Termination,
+};
+use crate::oracle::{IndividualSet, MembershipOracle, Semantics};
+
+const PERFECT: f64 = 1.0 - 1e-12;
 
 /// Fewest examples of each class the held-out fold must have for the split to be made.
 pub const MIN_VALIDATION_PER_CLASS: usize = 5;
@@ -74,9 +81,8 @@ fn first_share(control: &RunControl) -> RunControl {
     }
 }
 
-/// What `control` leaves after the first search spent `first`'s; `None` when nothing is left.
-fn rest(control: &RunControl, first: &CeloeRun) -> Option<RunControl> {
-    let s = &first.stats;
+/// What `control` leaves after the first search spent `s`; `None` when nothing is left.
+fn rest(control: &RunControl, s: &RunStats) -> Option<RunControl> {
     let spent = std::time::Duration::from_millis(s.elapsed_ms);
     let left = RunControl {
         max_runtime: control.max_runtime.map(|d| d.saturating_sub(spent)),
@@ -110,18 +116,36 @@ pub(super) fn split(examples: &Examples, v: ValidationSplit) -> Option<(Examples
     Some((search, held_out))
 }
 
+/// A search run the validation split chooses from: its reported solutions, its statistics
+/// and the best candidate of each length it scored.
+pub trait SelectableRun {
+    fn front(&self) -> &LengthFront;
+    fn solutions(&self) -> &[Solution];
+    fn solutions_mut(&mut self) -> &mut Vec<Solution>;
+    fn stats(&self) -> &RunStats;
+    fn stats_mut(&mut self) -> &mut RunStats;
+}
+
+/// How a learner's results are scored and reported, for the selection.
+#[derive(Clone, Copy, Debug)]
+pub struct Selection {
+    pub split: ValidationSplit,
+    pub quality: QualityMeasure,
+    pub semantics: Semantics,
+    pub minimize: bool,
+}
+
 /// The staircase entry with the best quality on `held_out` (the shortest on ties) and
 /// that quality.
 fn best_on_held_out<O: MembershipOracle + ?Sized>(
-    celoe: &Celoe<'_>,
+    how: &Selection,
     oracle: &O,
     staircase: &[Candidate],
     held_out: &Examples,
     among: &IndividualSet,
 ) -> Result<Option<(usize, f64)>, LearnError> {
-    let p = celoe.params();
     let concepts: Vec<Concept> = staircase.iter().map(|c| c.concept.clone()).collect();
-    let scored = Evaluator::new(oracle, held_out, p.quality, p.semantics, 1.0)
+    let scored = Evaluator::new(oracle, held_out, how.quality, how.semantics, 1.0)
         .within(among)
         .evaluate_batch(&concepts)?;
     let mut best: Option<(usize, f64)> = None;
@@ -133,93 +157,63 @@ fn best_on_held_out<O: MembershipOracle + ?Sized>(
     Ok(best)
 }
 
-impl Celoe<'_> {
-    /// The search on all examples, then, when it found no perfect solution, the selection
-    /// described in this module.
-    pub(super) fn run_selected<O: MembershipOracle + ?Sized>(
-        &self,
-        oracle: &O,
-        examples: &Examples,
-        among: &IndividualSet,
-        control: &RunControl,
-        v: ValidationSplit,
-    ) -> Result<CeloeRun, LearnError> {
-        let Some((search, held_out)) = split(examples, v) else {
-            return self.search_within(oracle, examples, among, control);
-        };
-        let first = self.search_within(oracle, examples, among, &first_share(control))?;
-        let perfect = first.best_quality().is_some_and(|q| q >= PERFECT);
-        if perfect || first.stats.termination == Termination::Cancelled {
-            return Ok(first);
-        }
-        let Some(left) = rest(control, &first) else {
-            return Ok(first);
-        };
-        let second = self.search_within(oracle, &search, among, &left)?;
-        let staircase = second.front.staircase();
-        let Some((max_length, quality)) =
-            best_on_held_out(self, oracle, &staircase, &held_out, among)?
-        else {
-            return Ok(first);
-        };
-        let Some(chosen) = first.front.best_within(max_length) else {
-            return Ok(first);
-        };
-        let chosen = self.minimized(oracle, chosen)?;
-        let mut run = first;
-        run.model.solutions.retain(|s| s.concept != chosen.concept);
-        run.model.solutions.insert(0, chosen);
-        let s = &mut run.stats;
-        let t = &second.stats;
-        s.concepts_tested += t.concepts_tested;
-        s.queries_sent += t.queries_sent;
-        s.cache_hits += t.cache_hits;
-        s.cache_misses += t.cache_misses;
-        s.elapsed_ms += t.elapsed_ms;
-        s.search_ms += t.search_ms;
-        let selection = SelectionJson {
-            length: max_length,
-            quality,
-            candidates: staircase.len(),
-            tests: t.concepts_tested,
-        };
-        s.details.insert(
-            "validation".into(),
-            serde_json::to_value(selection).unwrap_or_default(),
-        );
-        Ok(run)
+/// `search` on all of `examples`, then, when it found no perfect solution, the selection
+/// described in this module (`search` runs a second time on the search part).
+pub fn run_selected<R: SelectableRun, O: MembershipOracle + ?Sized>(
+    oracle: &O,
+    examples: &Examples,
+    among: &IndividualSet,
+    control: &RunControl,
+    how: &Selection,
+    search: &dyn Fn(&Examples, &RunControl) -> Result<R, LearnError>,
+) -> Result<R, LearnError> {
+    let Some((search_part, held_out)) = split(examples, how.split) else {
+        return search(examples, control);
+    };
+    let first = search(examples, &first_share(control))?;
+    let perfect = first
+        .solutions()
+        .first()
+        .is_some_and(|s| s.quality >= PERFECT);
+    if perfect || first.stats().termination == Termination::Cancelled {
+        return Ok(first);
     }
-
-    /// `c` minimised if the parameters ask (its counts do not change).
-    fn minimized<O: MembershipOracle + ?Sized>(
-        &self,
-        oracle: &O,
-        c: Candidate,
-    ) -> Result<Solution, LearnError> {
-        let concept = if self.params().minimize {
-            match crate::learn::minimize::Minimizer::new(oracle, self.params().semantics)
-                .minimize(&c.concept)
-            {
-                Ok(m) => m,
-                Err(e) if e.budget_exhausted().is_some() => c.concept,
-                Err(e) => return Err(e.into()),
-            }
-        } else {
-            c.concept
-        };
-        Ok(Solution {
-            concept,
-            confusion: c.confusion,
-            quality: c.quality,
-        })
-    }
-}
-
-impl CeloeRun {
-    /// The training quality of the first solution reported.
-    pub fn best_quality(&self) -> Option<f64> {
-        self.model.solutions.first().map(|s| s.quality)
-    }
+    let Some(left) = rest(control, first.stats()) else {
+        return Ok(first);
+    };
+    let second = search(&search_part, &left)?;
+    let staircase = second.front().staircase();
+    let Some((max_length, quality)) = best_on_held_out(how, oracle, &staircase, &held_out, among)?
+    else {
+        return Ok(first);
+    };
+    let Some(chosen) = first.front().best_within(max_length) else {
+        return Ok(first);
+    };
+    let chosen = minimized(oracle, chosen, how.minimize, how.semantics)?;
+    let mut run = first;
+    let solutions = run.solutions_mut();
+    solutions.retain(|s| s.concept != chosen.concept);
+    solutions.insert(0, chosen);
+    let t = second.stats();
+    let s = run.stats_mut();
+    s.concepts_tested += t.concepts_tested;
+    s.queries_sent += t.queries_sent;
+    s.cache_hits += t.cache_hits;
+    s.cache_misses += t.cache_misses;
+    s.elapsed_ms += t.elapsed_ms;
+    s.search_ms += t.search_ms;
+    let selection = SelectionJson {
+        length: max_length,
+        quality,
+        candidates: staircase.len(),
+        tests: t.concepts_tested,
+    };
+    s.details.insert(
+        "validation".into(),
+        serde_json::to_value(selection).unwrap_or_default(),
+    );
+    Ok(run)
 }
 
 #[cfg(test)]
