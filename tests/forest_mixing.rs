@@ -1,14 +1,15 @@
 //! Forest Mixing end to end over the embedded store: mixing joins what two trees found
 //! (a hand-made university KB), the shared pool caps what a tree takes per turn and lets
 //! trees adopt each other's refinements, family definitions are found exactly, a test
-//! budget makes runs deterministic, and saved models load back and predict the same.
+//! budget makes runs deterministic, and saved models load back and predict the same. CELOE's
+//! mixing of partial solutions and its validation split work in the forest as well.
 
 mod common;
 
 use std::sync::Arc;
 
 use common::{repo_path, shared_dataset, store_of};
-use oxilearn::concept::{Concept, Vocabulary, normalize, parse};
+use oxilearn::concept::{Concept, Vocabulary, length, normalize, parse};
 use oxilearn::learn::document::{from_json, to_json};
 use oxilearn::learn::forest::{ForestMixing, ForestParams, ForestRun};
 use oxilearn::learn::{Examples, Learner, RunControl, Termination, TrainingSet, splits};
@@ -302,4 +303,106 @@ fn a_saved_model_loads_back_and_predicts_the_same() {
         run.model.predict(&kb.oracle, &all).unwrap(),
         loaded.model.predict(&kb.oracle, &all).unwrap()
     );
+}
+
+/// CELOE's mixing of partial solutions runs in every tree: the positives are those who are
+/// a student or an employee but not both, the negatives those who are both or neither. The
+/// pool's mixes of short concepts (`Student ⊔ Employee` and `¬Student ⊔ ¬Employee`),
+/// scored from their parts' members without a query, define them long before ρ's
+/// refinements do: in a budget in which the search without the pool (the paper's mixing
+/// only) finds no definition.
+#[test]
+fn partial_solutions_are_mixed_into_a_definition_no_tree_reached() {
+    let store = oxigraph::store::Store::new().unwrap();
+    let neither = ":p1 a :Person . :p2 a :Person . :p3 a :Person .";
+    store
+        .load_from_reader(
+            oxigraph::io::RdfFormat::Turtle,
+            format!("{UNIVERSITY}{neither}").as_bytes(),
+        )
+        .unwrap();
+    let kb = kb_of(store);
+    let set = |names: &[&str]| {
+        let iris: Vec<String> = names
+            .iter()
+            .map(|n| format!("http://example.org/uni#{n}"))
+            .collect();
+        kb.signature
+            .set_of(iris.iter().map(String::as_str))
+            .unwrap()
+    };
+    let ex = Examples::new(
+        set(&["s1", "s2", "s3", "e1", "e2", "e3"]),
+        set(&["b1", "b2", "b3", "p1", "p2", "p3"]),
+    )
+    .unwrap();
+    // ρ alone needs 61 tests (length 11); the mixes are there after 7.
+    let budget = 40;
+    let run = learn(&kb, &ex, ForestParams::default(), budget);
+    let best = run.model.0.best().expect("a solution");
+    let target = parse(
+        "(Student or Employee) and (not Student or not Employee)",
+        &kb.vocabulary,
+    )
+    .unwrap();
+    assert_eq!(best.concept, normalize(&target));
+    assert_eq!(best.confusion.f1(), 1.0);
+    assert!(detail(&run, "mixes_kept") > 0);
+    assert!(detail(&run, "tests_to_best") <= 10, "{:?}", run.stats);
+    let unmixed = learn(
+        &kb,
+        &ex,
+        ForestParams {
+            mix_pool: 0,
+            ..ForestParams::default()
+        },
+        budget,
+    );
+    assert!(unmixed.stats.details.get("mixes_kept").is_none());
+    let unmixed_best = unmixed.model.0.best().unwrap();
+    assert!(unmixed_best.quality < 1.0, "{unmixed_best:?}");
+}
+
+/// Without a perfect solution the validation split chooses the returned expression's
+/// length, as CELOE's does (family Father with three labels swapped each way): the first
+/// solution is no longer than the validated length and the best of the training solutions
+/// that short; without the split, the best training quality is at least as high.
+#[test]
+fn an_imperfect_forest_returns_the_best_expression_of_the_validated_length() {
+    let Some(dir) = shared_dataset("family") else {
+        return;
+    };
+    let kb = kb(&[dir.join("family-benchmark_rich_background.owl")]);
+    let mut p = problem(&dir.join("lps.json"), "Father");
+    let (to_neg, to_pos): (Vec<String>, Vec<String>) = (
+        p.positives.drain(..3).collect(),
+        p.negatives.drain(..3).collect(),
+    );
+    p.positives.extend(to_pos);
+    p.negatives.extend(to_neg);
+    let ex = examples(&kb, &p);
+    let run = learn(&kb, &ex, ForestParams::default(), 20_000);
+    let v = &run.stats.details["validation"];
+    let validated = v["length"].as_u64().expect("a validated length") as usize;
+    let best = run.model.0.best().unwrap();
+    assert!(best.quality < 1.0);
+    assert!(length(&best.concept) <= validated, "{best:?} {v}");
+    for s in &run.model.0.solutions[1..] {
+        if length(&s.concept) <= length(&best.concept) {
+            assert!(s.quality <= best.quality + 1e-12, "{s:?} beats {best:?}");
+        }
+    }
+    assert_eq!(run.stats.concepts_tested, 20_000);
+    let plain = learn(
+        &kb,
+        &ex,
+        ForestParams {
+            validation: None,
+            ..ForestParams::default()
+        },
+        20_000,
+    );
+    assert!(plain.stats.details.get("validation").is_none());
+    let top = plain.model.0.best().unwrap().quality;
+    assert!(top >= best.quality, "{top} < {}", best.quality);
 }

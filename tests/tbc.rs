@@ -652,3 +652,49 @@ fn celoe_proposals_find_a_feature_the_beam_misses() {
         proposed.stats.details["proposals"]
     );
 }
+
+/// The progress reports cover the proposal run and the beam search as one run: the count
+/// of tested concepts never goes back, it ends at the run's total, and no quality is shown
+/// (CELOE's F1 during the proposals is not the network's score).
+#[test]
+fn progress_counts_on_through_the_proposal_run_without_a_quality() {
+    use std::sync::{Arc, Mutex};
+    let oracle = oracle_of(&[common::repo_path("fixtures/family/family.ttl")]);
+    let problems =
+        load_problems(&common::repo_path("fixtures/family/problems.json")).expect("loads");
+    let p = problems
+        .iter()
+        .find(|p| p.name == "Uncle")
+        .expect("problem");
+    let (pos, neg) = sets(&oracle, &p.positives, &p.negatives);
+    let rho = rho(&oracle);
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let sink = seen.clone();
+    let control = RunControl::default()
+        .with_max_tests(20_000)
+        .with_progress(move |p| sink.lock().unwrap().push(*p));
+    let run = tbc::fit(
+        &oracle,
+        &pos,
+        &neg,
+        &pos.union(&neg),
+        &rho,
+        &TbcParams::default(),
+        &control,
+    )
+    .expect("learns");
+    let reports = seen.lock().unwrap();
+    let proposal_tests = run.stats.details["proposals"]["tests"].as_u64().unwrap();
+    assert!(proposal_tests > 0);
+    assert!(reports.len() > 1);
+    assert!(reports.iter().all(|r| r.best_quality.is_none()));
+    assert!(
+        reports
+            .windows(2)
+            .all(|w| w[0].concepts_tested <= w[1].concepts_tested),
+        "{reports:?}"
+    );
+    let last = reports.last().unwrap().concepts_tested;
+    assert!(last > proposal_tests, "{last} after {proposal_tests}");
+    assert!(last <= run.stats.concepts_tested);
+}

@@ -559,7 +559,7 @@ pub struct LearnArgs {
     /// Only these problems (repeatable; default: all).
     #[arg(long = "problem", value_name = "NAME")]
     pub problem: Vec<String>,
-    /// The learner (see the README's registry: celoe, tbc).
+    /// The learner: celoe, forest-mixing, tbc, owl-boost, wfoil-dl or multiclass.
     #[arg(long, default_value = "celoe", value_parser = super::registry::algorithm_parser())]
     pub algorithm: String,
     #[arg(long, value_enum, default_value_t)]

@@ -97,10 +97,11 @@ pub fn run(args: BenchForestArgs) -> anyhow::Result<()> {
             }
             .with_progress(move |x: &Progress| {
                 if let Ok(mut b) = seen.lock()
-                    && x.best_quality > b.quality
+                    && let Some(q) = x.best_quality
+                    && q > b.quality
                 {
                     *b = ToBest {
-                        quality: x.best_quality,
+                        quality: q,
                         tests: x.concepts_tested,
                         ms: u64::try_from(x.elapsed.as_millis()).unwrap_or(u64::MAX),
                     };

@@ -39,9 +39,13 @@ impl SearchProgress {
             bar.enable_steady_tick(Duration::from_millis(200));
             bar
         });
+        let quality = p
+            .best_quality
+            .map(|q| format!(", best quality {q:.4}"))
+            .unwrap_or_default();
         bar.set_message(format!(
-            "{}: {} concepts tested, best quality {:.4}",
-            self.label, p.concepts_tested, p.best_quality
+            "{}: {} concepts tested{quality}",
+            self.label, p.concepts_tested
         ));
     }
 

@@ -206,3 +206,29 @@ pub fn entry_for(args: &LearnArgs) -> anyhow::Result<&'static LearnerEntry> {
     }
     Ok(entry)
 }
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::REGISTRY;
+    use crate::cli::args::Cli;
+
+    #[test]
+    fn the_algorithm_help_names_every_registered_learner() {
+        let cli = Cli::command();
+        let learn = cli.find_subcommand("learn").expect("a learn command");
+        let arg = learn
+            .get_arguments()
+            .find(|a| a.get_id() == "algorithm")
+            .expect("an --algorithm flag");
+        let help = arg.get_help().map(ToString::to_string).unwrap_or_default();
+        for entry in REGISTRY {
+            assert!(
+                help.contains(entry.name),
+                "{} missing in: {help}",
+                entry.name
+            );
+        }
+    }
+}

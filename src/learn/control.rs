@@ -23,7 +23,9 @@ use crate::oracle::{
 #[derive(Clone, Copy, Debug)]
 pub struct Progress {
     pub concepts_tested: u64,
-    pub best_quality: f64,
+    /// The best training quality so far; `None` for learners whose score is not a quality
+    /// in [0, 1] (TBC's network score).
+    pub best_quality: Option<f64>,
     pub elapsed: Duration,
 }
 

@@ -290,7 +290,7 @@ impl<'r> Celoe<'r> {
                             }
                             clock.report(&Progress {
                                 concepts_tested: tests,
-                                best_quality: best.best_quality().unwrap_or(0.0),
+                                best_quality: mixer.best_with(best.best_quality()),
                                 elapsed: clock.elapsed(),
                             });
                             if let Some(e) = failure {

@@ -182,10 +182,10 @@ impl<'a, O: MembershipOracle + ?Sized> Search<'a, O> {
                 on(self, c, e, &members);
             }
             self.mixer.settle(&self.evaluator, &mut self.front);
-            self.note_best(self.mixer.best_quality());
+            self.note_best(self.mixer.best_with(None));
             self.clock.report(&Progress {
                 concepts_tested: self.n.tests,
-                best_quality: self.best.best_quality().unwrap_or(0.0),
+                best_quality: self.mixer.best_with(self.best.best_quality()),
                 elapsed: self.clock.elapsed(),
             });
             if let Some(e) = failure {

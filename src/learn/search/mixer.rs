@@ -57,9 +57,12 @@ impl Mixer {
         }
     }
 
-    /// The best quality of a kept mix.
-    pub fn best_quality(&self) -> Option<f64> {
-        self.best.best_quality()
+    /// The better of `q` and the best kept mix's quality.
+    pub fn best_with(&self, q: Option<f64>) -> Option<f64> {
+        match (q, self.best.best_quality()) {
+            (Some(a), Some(b)) => Some(a.max(b)),
+            (a, b) => a.or(b),
+        }
     }
 
     pub fn is_on(&self) -> bool {

@@ -26,7 +26,7 @@ use super::solutions::Candidate;
 use crate::concept::{Concept, length};
 use crate::eval::stratified_folds;
 use crate::learn::{
-    Examples, LearnError, QualityMeasure, RunControl, RunStats, Solution, Termination,
+    Examples, LearnError, Progress, QualityMeasure, RunControl, RunStats, Solution, Termination,
 };
 use crate::oracle::{IndividualSet, MembershipOracle, Semantics};
 
@@ -98,6 +98,30 @@ fn rest(control: &RunControl, s: &RunStats) -> Option<RunControl> {
         || left.max_tests == Some(0)
         || left.max_queries == Some(0);
     (!empty).then_some(left)
+}
+
+/// `control` reporting the second search's progress as the run's: its tests and time
+/// after the first search's, and the first search's best quality (the second one's is on
+/// fewer examples, not the run's).
+fn continued_progress(control: RunControl, first: &RunStats, best: Option<f64>) -> RunControl {
+    let Some(report) = control.progress.clone() else {
+        return control;
+    };
+    let (tests, elapsed) = (
+        first.concepts_tested,
+        std::time::Duration::from_millis(first.elapsed_ms),
+    );
+    RunControl {
+        progress: None,
+        ..control
+    }
+    .with_progress(move |p| {
+        report(&Progress {
+            concepts_tested: tests + p.concepts_tested,
+            best_quality: best,
+            elapsed: elapsed + p.elapsed,
+        })
+    })
 }
 
 /// The search part and the held-out part of `examples`, or `None` when the held-out part
@@ -181,6 +205,8 @@ pub fn run_selected<R: SelectableRun, O: MembershipOracle + ?Sized>(
     let Some(left) = rest(control, first.stats()) else {
         return Ok(first);
     };
+    let first_best = first.solutions().first().map(|s| s.quality);
+    let left = continued_progress(left, first.stats(), first_best);
     let second = search(&search_part, &left)?;
     let staircase = second.front().staircase();
     let Some((max_length, quality)) = best_on_held_out(how, oracle, &staircase, &held_out, among)?
@@ -254,5 +280,39 @@ mod tests {
         assert_eq!(first.max_queries, Some(8));
         assert_eq!(first.max_runtime, Some(std::time::Duration::from_secs(45)));
         assert_eq!(first_share(&RunControl::default()).max_tests, None);
+    }
+
+    #[test]
+    fn the_second_search_reports_progress_after_the_first_with_the_first_ones_quality() {
+        use std::sync::{Arc, Mutex};
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let sink = seen.clone();
+        let control = RunControl::default().with_progress(move |p: &Progress| {
+            sink.lock().unwrap().push(*p);
+        });
+        let first = RunStats::of_run(
+            1000,
+            &Default::default(),
+            2000,
+            1900,
+            Termination::TestBudget,
+            serde_json::Map::new(),
+        );
+        let second = continued_progress(control, &first, Some(0.8));
+        let report = second.progress.expect("progress is kept");
+        report(&Progress {
+            concepts_tested: 5,
+            best_quality: Some(0.95),
+            elapsed: std::time::Duration::from_millis(30),
+        });
+        let got = seen.lock().unwrap()[0];
+        assert_eq!(got.concepts_tested, 1005);
+        assert_eq!(got.best_quality, Some(0.8));
+        assert_eq!(got.elapsed, std::time::Duration::from_millis(2030));
+        assert!(
+            continued_progress(RunControl::default(), &first, None)
+                .progress
+                .is_none()
+        );
     }
 }

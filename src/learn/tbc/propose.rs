@@ -16,7 +16,7 @@ use super::learner::semantics_of;
 use super::params::TbcParams;
 use crate::concept::{Concept, normalize};
 use crate::learn::celoe::{Celoe, CeloeParams};
-use crate::learn::{Examples, LearnError, RunControl, Termination};
+use crate::learn::{Examples, LearnError, Progress, ProgressFn, RunControl, Termination};
 use crate::oracle::{IndividualSet, MembershipOracle};
 use crate::refine::Refinement;
 
@@ -55,7 +55,15 @@ pub fn proposal_control(params: &TbcParams, control: &RunControl) -> RunControl 
         // ends cleanly at its half, and the beam keeps the rest.
         max_queries: control.max_queries.map(|q| q / 2),
         cancel: control.cancel.clone(),
-        progress: None,
+        // Tests and time only: CELOE's quality is not the network's score.
+        progress: control.progress.clone().map(|report| {
+            std::sync::Arc::new(move |p: &Progress| {
+                report(&Progress {
+                    best_quality: None,
+                    ..*p
+                })
+            }) as ProgressFn
+        }),
     }
 }
 

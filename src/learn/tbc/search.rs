@@ -22,10 +22,11 @@ use super::params::TbcParams;
 use super::propose::{self, Proposals};
 use super::score::{self, Fitted};
 use crate::concept::{Concept, normalize};
+use crate::learn::search::budget_stop;
 use crate::learn::{
     LearnError, Progress, QueryBudgeted, RunClock, RunControl, RunStats, Termination,
 };
-use crate::oracle::{IndividualId, IndividualSet, MembershipOracle, OracleError};
+use crate::oracle::{IndividualId, IndividualSet, MembershipOracle};
 use crate::refine::Refinement;
 
 /// The training score of the final network.
@@ -63,14 +64,8 @@ struct Search<'a, 'c> {
     depth: usize,
     /// Candidates proposed by the CELOE run (`tbc::propose`), offered at every step.
     proposals: Vec<Concept>,
-}
-
-/// A budget the oracle reported ends the search cleanly; any other error is an error.
-fn budget_stop(e: OracleError) -> Result<Termination, LearnError> {
-    match e.budget_exhausted() {
-        Some(b) => Ok(b.into()),
-        None => Err(e.into()),
-    }
+    /// Concepts the proposal run tested (progress counts on from there).
+    tests_before: u64,
 }
 
 impl Search<'_, '_> {
@@ -180,8 +175,9 @@ impl Search<'_, '_> {
             }
             self.tested += candidates.len();
             self.clock.report(&Progress {
-                concepts_tested: self.tested as u64,
-                best_quality: 0.0,
+                // After the proposal run's, so the count goes on rising.
+                concepts_tested: self.tests_before + self.tested as u64,
+                best_quality: None,
                 elapsed: self.clock.elapsed(),
             });
             let mut scored: Vec<(f64, usize)> = columns
@@ -342,6 +338,7 @@ fn fit_on(
         max_length: params.max_length,
         depth: params.depth,
         proposals: proposals.concepts.clone(),
+        tests_before: proposals.tests,
     };
     let mut widenings = 0;
     let mut current: Vec<Feature> = Vec::new();
