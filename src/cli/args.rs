@@ -433,6 +433,10 @@ pub struct CeloeArgs {
     /// instead of the best of the length a validation split supports.
     #[arg(long)]
     pub no_validation: bool,
+    /// Thirds of the training examples held out in turn to choose that length (1–3; the
+    /// held-out qualities are averaged).
+    #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u8).range(1..=3))]
+    pub validation_rounds: u8,
     /// Best concepts kept for mixing (conjunctions and disjunctions of partial solutions,
     /// scored from their parts' coverage without a query); 0: DL-Learner's CELOE (for
     /// Forest Mixing: only the paper's mixing).

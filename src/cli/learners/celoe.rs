@@ -29,6 +29,7 @@ pub const ENTRY: LearnerEntry = LearnerEntry {
         "has-value",
         "frequency-threshold",
         "no-validation",
+        "validation-rounds",
         "mix-pool",
     ],
     operator: |args| rho_options(&args.rho),
@@ -87,7 +88,10 @@ pub fn params(args: &LearnArgs, kb: &KnowledgeBase) -> anyhow::Result<CeloeParam
         stop_on_perfect: !c.keep_searching,
         minimize: !c.no_minimize,
         semantics: args.semantics.into(),
-        validation: (!c.no_validation).then(ValidationSplit::default),
+        validation: (!c.no_validation).then(|| ValidationSplit {
+            rounds: usize::from(c.validation_rounds),
+            ..ValidationSplit::default()
+        }),
         mix_pool: c.mix_pool,
         mix_disjunctions: !args.rho.no_disjunction,
         ..CeloeParams::default()

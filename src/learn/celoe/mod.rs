@@ -13,6 +13,11 @@
 //! minimised. With a test budget the run is deterministic: batches are answered in input
 //! order and ties in the tree are broken by length and insertion order.
 //!
+//! Two additions to DL-Learner's CELOE, on by default: the tested concepts are mixed into
+//! conjunctions and disjunctions of partial solutions ([`super::search::Mixer`]), and an
+//! imperfect result's length is chosen by a validation split
+//! ([`super::search::run_selected`]).
+//!
 //! Budgets come from the [`RunControl`]: the clock is checked between candidates of a
 //! batch, and an oracle that reports [`BudgetExhausted`](crate::oracle::BudgetExhausted)
 //! (query budget, deadline) ends the run cleanly with the solutions found so far.
@@ -111,20 +116,15 @@ impl<'r> Celoe<'r> {
     ) -> Result<CeloeRun, LearnError> {
         let among = among.union(examples.all());
         let p = &self.params;
-        match p.validation {
-            Some(split) => {
-                let how = Selection {
-                    split,
-                    quality: p.quality,
-                    semantics: p.semantics,
-                    minimize: p.minimize,
-                };
-                run_selected(oracle, examples, &among, control, &how, &|e, c| {
-                    self.search_within(oracle, e, &among, c)
-                })
-            }
-            None => self.search_within(oracle, examples, &among, control),
-        }
+        let how = p.validation.map(|split| Selection {
+            split,
+            quality: p.quality,
+            semantics: p.semantics,
+            minimize: p.minimize,
+        });
+        run_selected(oracle, examples, &among, control, how, &|e, c| {
+            self.search_within(oracle, e, &among, c)
+        })
     }
 
     /// One search over all of `examples` (no selection), asking the oracle over `among`.

@@ -50,11 +50,11 @@ pub struct CeloeParams {
     /// 20 s carcinogenesis run adds about 500,000). Not in DL-Learner (unbounded there).
     pub max_nodes: usize,
     /// When the search finds no perfect solution, choose the returned expression's length
-    /// by a validation split (see `celoe::select`); `None`: the best on the training
+    /// by a validation split (see [`crate::learn::search::run_selected`]); `None`: the best on the training
     /// examples, as DL-Learner does.
     pub validation: Option<super::ValidationSplit>,
     /// Entries per list of the mixing pool (best concepts, best complete concepts; see
-    /// `celoe::mixing`); 0 turns mixing off (DL-Learner's CELOE).
+    /// [`crate::learn::search::Mixer`]); 0 turns mixing off (DL-Learner's CELOE).
     pub mix_pool: usize,
     /// Mix by `⊔` as well as by `⊓` (off when the language has no disjunction).
     pub mix_disjunctions: bool,
@@ -103,8 +103,8 @@ impl CeloeParams {
         if self.max_nodes == 0 {
             return invalid("max_nodes", "must be at least 1");
         }
-        if self.validation.is_some_and(|v| v.folds < 2) {
-            return invalid("validation.folds", "must be at least 2");
+        if let Some(v) = &self.validation {
+            v.validate()?;
         }
         if self.max_length == Some(0) {
             return invalid("max_length", "must be at least 1");

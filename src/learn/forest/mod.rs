@@ -12,6 +12,10 @@
 //!   expression of each earlier tree, under the paper's conditions; the conjunction is
 //!   scored and pooled like a refinement.
 //! - **Scores**: CELOE's heuristic (default), HT1 or FH ([`heuristic`]).
+//! - **CELOE's defaults, not the paper's**: every concept a tree tests is offered to the
+//!   mixing pool of partial solutions ([`crate::learn::search::Mixer`]), and an imperfect
+//!   result's length is chosen by a validation split ([`crate::learn::search::run_selected`]);
+//!   `mix_pool: 0` and `validation: None` give the paper's search.
 //!
 //! With one tree from ⊤, CELOE's heuristic and an unbounded draw this is CELOE's search.
 //! Budgets, determinism (a test budget gives the same run every time: batches are scored
@@ -495,20 +499,15 @@ impl<'r> ForestMixing<'r> {
     ) -> Result<ForestRun, LearnError> {
         let among = among.union(examples.all());
         let p = &self.params;
-        match p.validation {
-            Some(split) => {
-                let how = Selection {
-                    split,
-                    quality: p.quality,
-                    semantics: p.semantics,
-                    minimize: p.minimize,
-                };
-                run_selected(oracle, examples, &among, control, &how, &|e, c| {
-                    self.search_within(oracle, e, &among, c)
-                })
-            }
-            None => self.search_within(oracle, examples, &among, control),
-        }
+        let how = p.validation.map(|split| Selection {
+            split,
+            quality: p.quality,
+            semantics: p.semantics,
+            minimize: p.minimize,
+        });
+        run_selected(oracle, examples, &among, control, how, &|e, c| {
+            self.search_within(oracle, e, &among, c)
+        })
     }
 
     /// One search over all of `examples` (no selection), asking the oracle over `among`.

@@ -126,8 +126,8 @@ impl ForestParams {
         if self.max_length == Some(0) {
             return invalid("max_length", "must be at least 1");
         }
-        if self.validation.is_some_and(|v| v.folds < 2) {
-            return invalid("validation.folds", "must be at least 2");
+        if let Some(v) = &self.validation {
+            v.validate()?;
         }
         self.heuristic.validate()
     }

@@ -4,18 +4,24 @@
 //! Without a noise constraint, a search that tests a million expressions on a few hundred
 //! noisy examples finds long ones that fit them better than they predict (carcinogenesis:
 //! training F1 0.725, test F1 0.664, below the 0.70 of ⊤). So when the search on all the
-//! training examples ends without a perfect solution, a second search runs on a stratified
-//! part of them (all but one of [`ValidationSplit::folds`] folds) and the best expression of
-//! each length it found (its [`LengthFront`] staircase) is scored on the held-out fold. The
-//! length with the best validation quality (the shortest on ties) is the most the data
-//! supports: the run returns the first search's best expression of at most that length,
-//! ahead of its other solutions. The choice is the one of reduced-error pruning: a size
-//! chosen on held-out data, then fitted on all of it.
+//! training examples ends without a perfect solution, the examples are dealt into
+//! [`ValidationSplit::folds`] stratified folds, and for each of the first
+//! [`ValidationSplit::rounds`] of them a second search runs on the other folds; the best
+//! expression of each length it found (its [`LengthFront`] staircase) is scored on the
+//! held-out fold. For each length `L`, a round's validation quality is that of its best
+//! expression of at most `L`; the shortest length whose mean over the rounds is within one
+//! standard error of the best mean is the most the data supports (`supported_length`):
+//! the run returns the first search's best expression of at most that length, ahead of its
+//! other solutions. The choice is the one of reduced-error pruning (a size chosen on
+//! held-out data, then fitted on all of it), with the held-out estimate averaged over folds
+//! and CART's one-standard-error rule as in cross-validated pruning: on a few hundred noisy
+//! examples, one held-out third, or the best of forty lengths, chooses by chance nearly as
+//! often as by signal.
 //!
 //! A perfect solution ends the first search as before; the first search gets three
-//! quarters of every budget (time, tests, queries) and the second the rest, so
-//! deterministic runs stay deterministic; problems with fewer than [`MIN_VALIDATION_PER_CLASS`] held-out examples of
-//! either class are not split.
+//! quarters of every budget (time, tests, queries) and the rounds share the rest, so
+//! deterministic runs stay deterministic; problems with fewer than
+//! [`MIN_VALIDATION_PER_CLASS`] held-out examples of either class are not split.
 
 use serde::Serialize;
 
@@ -38,15 +44,41 @@ pub const MIN_VALIDATION_PER_CLASS: usize = 5;
 /// How the validation split is made.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct ValidationSplit {
-    /// The examples are dealt into this many stratified folds; one is held out (3: a third).
+    /// The examples are dealt into this many stratified folds; one is held out per round
+    /// (3: a third).
     pub folds: usize,
+    /// Folds held out in turn, each with its own search on the others (1 to `folds`).
+    pub rounds: usize,
     /// Seed of the deal.
     pub seed: u64,
 }
 
 impl Default for ValidationSplit {
     fn default() -> Self {
-        ValidationSplit { folds: 3, seed: 1 }
+        ValidationSplit {
+            folds: 3,
+            rounds: 3,
+            seed: 1,
+        }
+    }
+}
+
+impl ValidationSplit {
+    /// At least two folds, and between one round and as many as there are folds.
+    pub fn validate(&self) -> Result<(), LearnError> {
+        if self.folds < 2 {
+            return Err(LearnError::invalid(
+                "validation.folds",
+                "must be at least 2",
+            ));
+        }
+        if self.rounds == 0 || self.rounds > self.folds {
+            return Err(LearnError::invalid(
+                "validation.rounds",
+                "must be between 1 and the folds",
+            ));
+        }
+        Ok(())
     }
 }
 
@@ -55,11 +87,13 @@ impl Default for ValidationSplit {
 struct SelectionJson {
     /// The longest expression the held-out examples supported.
     length: usize,
-    /// Its quality on them.
+    /// The mean over the rounds of the held-out quality at that length.
     quality: f64,
-    /// Staircase entries (lengths) scored on the held-out examples.
+    /// Staircase entries (lengths) scored on held-out examples, over all rounds.
     candidates: usize,
-    /// Tests of the second search.
+    /// Rounds run (folds held out in turn).
+    rounds: usize,
+    /// Tests of the rounds' searches.
     tests: u64,
 }
 
@@ -81,17 +115,22 @@ fn first_share(control: &RunControl) -> RunControl {
     }
 }
 
-/// What `control` leaves after the first search spent `s`; `None` when nothing is left.
-fn rest(control: &RunControl, s: &RunStats) -> Option<RunControl> {
-    let spent = std::time::Duration::from_millis(s.elapsed_ms);
+/// What `control` leaves after `spent`, for one of `ways` searches still to run (each
+/// gets an equal share of what is left); `None` when nothing is left.
+fn rest(control: &RunControl, spent: &Spent, ways: usize) -> Option<RunControl> {
+    let ways = ways.max(1) as u64;
+    let share = |n: u64| n / ways;
     let left = RunControl {
-        max_runtime: control.max_runtime.map(|d| d.saturating_sub(spent)),
+        max_runtime: control.max_runtime.map(|d| {
+            let ms = u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
+            std::time::Duration::from_millis(share(ms.saturating_sub(spent.elapsed_ms)))
+        }),
         max_tests: control
             .max_tests
-            .map(|n| n.saturating_sub(s.concepts_tested)),
+            .map(|n| share(n.saturating_sub(spent.tests))),
         max_queries: control
             .max_queries
-            .map(|n| n.saturating_sub(s.queries_sent)),
+            .map(|n| share(n.saturating_sub(spent.queries))),
         ..control.clone()
     };
     let empty = left.max_runtime.is_some_and(|d| d.is_zero())
@@ -100,16 +139,32 @@ fn rest(control: &RunControl, s: &RunStats) -> Option<RunControl> {
     (!empty).then_some(left)
 }
 
-/// `control` reporting the second search's progress as the run's: its tests and time
-/// after the first search's, and the first search's best quality (the second one's is on
+/// What the searches so far spent.
+#[derive(Clone, Copy, Debug, Default)]
+struct Spent {
+    tests: u64,
+    queries: u64,
+    elapsed_ms: u64,
+}
+
+impl Spent {
+    fn add(&mut self, s: &RunStats) {
+        self.tests += s.concepts_tested;
+        self.queries += s.queries_sent;
+        self.elapsed_ms += s.elapsed_ms;
+    }
+}
+
+/// `control` reporting a later search's progress as the run's: its tests and time after
+/// those `before` spent, and the first search's best quality `best` (a round's is on
 /// fewer examples, not the run's).
-fn continued_progress(control: RunControl, first: &RunStats, best: Option<f64>) -> RunControl {
+fn continued_progress(control: RunControl, before: &Spent, best: Option<f64>) -> RunControl {
     let Some(report) = control.progress.clone() else {
         return control;
     };
     let (tests, elapsed) = (
-        first.concepts_tested,
-        std::time::Duration::from_millis(first.elapsed_ms),
+        before.tests,
+        std::time::Duration::from_millis(before.elapsed_ms),
     );
     RunControl {
         progress: None,
@@ -124,20 +179,23 @@ fn continued_progress(control: RunControl, first: &RunStats, best: Option<f64>) 
     })
 }
 
-/// The search part and the held-out part of `examples`, or `None` when the held-out part
-/// would be too small.
-pub(super) fn split(examples: &Examples, v: ValidationSplit) -> Option<(Examples, Examples)> {
+/// The rounds' (search part, held-out part) pairs, or `None` when a held-out part would be
+/// too small.
+pub(super) fn splits(examples: &Examples, v: ValidationSplit) -> Option<Vec<(Examples, Examples)>> {
     let (pos, neg) = (examples.positives(), examples.negatives());
     if v.folds < 2 || pos.len().min(neg.len()) < MIN_VALIDATION_PER_CLASS * v.folds {
         return None;
     }
-    let fold = stratified_folds(pos, neg, v.folds, v.seed)
+    stratified_folds(pos, neg, v.folds, v.seed)
         .ok()?
         .into_iter()
-        .next()?;
-    let search = Examples::new(fold.train_positives, fold.train_negatives).ok()?;
-    let held_out = Examples::new(fold.test_positives, fold.test_negatives).ok()?;
-    Some((search, held_out))
+        .take(v.rounds.clamp(1, v.folds))
+        .map(|fold| {
+            let search = Examples::new(fold.train_positives, fold.train_negatives).ok()?;
+            let held_out = Examples::new(fold.test_positives, fold.test_negatives).ok()?;
+            Some((search, held_out))
+        })
+        .collect()
 }
 
 /// A search run the validation split chooses from: its reported solutions, its statistics
@@ -159,39 +217,83 @@ pub struct Selection {
     pub minimize: bool,
 }
 
-/// The staircase entry with the best quality on `held_out` (the shortest on ties) and
-/// that quality.
-fn best_on_held_out<O: MembershipOracle + ?Sized>(
+/// A round's validation curve: its staircase's lengths (shortest first) with their
+/// held-out qualities.
+fn held_out_curve<O: MembershipOracle + ?Sized>(
     how: &Selection,
     oracle: &O,
     staircase: &[Candidate],
     held_out: &Examples,
     among: &IndividualSet,
-) -> Result<Option<(usize, f64)>, LearnError> {
+) -> Result<Vec<(usize, f64)>, LearnError> {
     let concepts: Vec<Concept> = staircase.iter().map(|c| c.concept.clone()).collect();
     let scored = Evaluator::new(oracle, held_out, how.quality, how.semantics, 1.0)
         .within(among)
         .evaluate_batch(&concepts)?;
-    let mut best: Option<(usize, f64)> = None;
-    for (c, e) in concepts.iter().zip(scored) {
-        if best.is_none_or(|(_, q)| e.quality > q + 1e-12) {
-            best = Some((length(c), e.quality));
-        }
-    }
-    Ok(best)
+    Ok(concepts
+        .iter()
+        .zip(scored)
+        .map(|(c, e)| (length(c), e.quality))
+        .collect())
 }
 
-/// `search` on all of `examples`, then, when it found no perfect solution, the selection
-/// described in this module (`search` runs a second time on the search part).
+/// The rounds' mean validation quality at each length (shortest first). A curve's quality
+/// at `L` is its longest entry's of at most `L`; lengths some curve has no entry for yet
+/// are skipped.
+fn mean_curve(curves: &[Vec<(usize, f64)>]) -> Vec<(usize, f64)> {
+    let mut lengths: Vec<usize> = curves.iter().flatten().map(|(l, _)| *l).collect();
+    lengths.sort_unstable();
+    lengths.dedup();
+    let at = |curve: &Vec<(usize, f64)>, l: usize| {
+        curve
+            .iter()
+            .take_while(|(len, _)| *len <= l)
+            .last()
+            .map(|(_, q)| *q)
+    };
+    lengths
+        .into_iter()
+        .filter_map(|l| {
+            let qualities = curves
+                .iter()
+                .map(|c| at(c, l))
+                .collect::<Option<Vec<f64>>>()?;
+            Some((l, qualities.iter().sum::<f64>() / qualities.len() as f64))
+        })
+        .collect()
+}
+
+/// The length the held-out examples support, and its mean quality: the shortest whose mean
+/// is within one standard error of the best mean (CART's one-standard-error rule). The
+/// best of some forty lengths on a few hundred noisy examples is the best partly by
+/// chance, so a longer expression must beat a shorter one by more than the estimate's
+/// noise. The standard error is the binomial one of the best quality over `held_out`
+/// examples (all the rounds' held-out examples).
+fn supported_length(curves: &[Vec<(usize, f64)>], held_out: usize) -> Option<(usize, f64)> {
+    let means = mean_curve(curves);
+    let best = means
+        .iter()
+        .map(|(_, q)| *q)
+        .fold(None, |b: Option<f64>, q| Some(b.map_or(q, |b| b.max(q))))?;
+    let se = (best * (1.0 - best)).max(0.0).sqrt() / (held_out.max(1) as f64).sqrt();
+    means.into_iter().find(|(_, q)| *q >= best - se - 1e-12)
+}
+
+/// `search` on all of `examples`, then, when it found no perfect solution and `how` asks
+/// for it, the selection described in this module (`search` runs once more per round, on
+/// the round's search part).
 pub fn run_selected<R: SelectableRun, O: MembershipOracle + ?Sized>(
     oracle: &O,
     examples: &Examples,
     among: &IndividualSet,
     control: &RunControl,
-    how: &Selection,
+    how: Option<Selection>,
     search: &dyn Fn(&Examples, &RunControl) -> Result<R, LearnError>,
 ) -> Result<R, LearnError> {
-    let Some((search_part, held_out)) = split(examples, how.split) else {
+    let Some(how) = how else {
+        return search(examples, control);
+    };
+    let Some(rounds) = splits(examples, how.split) else {
         return search(examples, control);
     };
     let first = search(examples, &first_share(control))?;
@@ -202,15 +304,32 @@ pub fn run_selected<R: SelectableRun, O: MembershipOracle + ?Sized>(
     if perfect || first.stats().termination == Termination::Cancelled {
         return Ok(first);
     }
-    let Some(left) = rest(control, first.stats()) else {
-        return Ok(first);
-    };
     let first_best = first.solutions().first().map(|s| s.quality);
-    let left = continued_progress(left, first.stats(), first_best);
-    let second = search(&search_part, &left)?;
-    let staircase = second.front().staircase();
-    let Some((max_length, quality)) = best_on_held_out(how, oracle, &staircase, &held_out, among)?
-    else {
+    let mut spent = Spent::default();
+    spent.add(first.stats());
+    let mut curves = Vec::new();
+    let mut round_stats: Vec<RunStats> = Vec::new();
+    for (i, (search_part, held_out)) in rounds.iter().enumerate() {
+        let Some(left) = rest(control, &spent, rounds.len() - i) else {
+            break;
+        };
+        let left = continued_progress(left, &spent, first_best);
+        let round = search(search_part, &left)?;
+        spent.add(round.stats());
+        let cancelled = round.stats().termination == Termination::Cancelled;
+        let staircase = round.front().staircase();
+        curves.push(held_out_curve(&how, oracle, &staircase, held_out, among)?);
+        round_stats.push(round.stats().clone());
+        if cancelled {
+            break;
+        }
+    }
+    let held_out_examples = rounds
+        .iter()
+        .take(curves.len())
+        .map(|(_, h)| h.all().len())
+        .sum();
+    let Some((max_length, quality)) = supported_length(&curves, held_out_examples) else {
         return Ok(first);
     };
     let Some(chosen) = first.front().best_within(max_length) else {
@@ -221,19 +340,23 @@ pub fn run_selected<R: SelectableRun, O: MembershipOracle + ?Sized>(
     let solutions = run.solutions_mut();
     solutions.retain(|s| s.concept != chosen.concept);
     solutions.insert(0, chosen);
-    let t = second.stats();
     let s = run.stats_mut();
-    s.concepts_tested += t.concepts_tested;
-    s.queries_sent += t.queries_sent;
-    s.cache_hits += t.cache_hits;
-    s.cache_misses += t.cache_misses;
-    s.elapsed_ms += t.elapsed_ms;
-    s.search_ms += t.search_ms;
+    let mut round_tests = 0;
+    for t in &round_stats {
+        s.concepts_tested += t.concepts_tested;
+        s.queries_sent += t.queries_sent;
+        s.cache_hits += t.cache_hits;
+        s.cache_misses += t.cache_misses;
+        s.elapsed_ms += t.elapsed_ms;
+        s.search_ms += t.search_ms;
+        round_tests += t.concepts_tested;
+    }
     let selection = SelectionJson {
         length: max_length,
         quality,
-        candidates: staircase.len(),
-        tests: t.concepts_tested,
+        candidates: curves.iter().map(Vec::len).sum(),
+        rounds: curves.len(),
+        tests: round_tests,
     };
     s.details.insert(
         "validation".into(),
@@ -252,21 +375,100 @@ mod tests {
     }
 
     #[test]
-    fn the_split_is_stratified_disjoint_and_refused_when_the_held_out_part_is_too_small() {
+    fn the_rounds_hold_out_disjoint_stratified_folds_and_small_problems_are_not_split() {
         let examples = Examples::new(set(0..30), set(30..60)).unwrap();
-        let (search, held_out) = split(&examples, ValidationSplit::default()).unwrap();
-        assert_eq!(held_out.positives().len(), 10);
-        assert_eq!(held_out.negatives().len(), 10);
-        assert_eq!(search.all().intersection_count(held_out.all()), 0);
-        assert_eq!(search.all().union(held_out.all()), *examples.all());
-        // Another seed, another deal; the same seed, the same.
-        let again = split(&examples, ValidationSplit::default()).unwrap();
-        assert_eq!(again.1, held_out);
-        let other = split(&examples, ValidationSplit { folds: 3, seed: 2 }).unwrap();
-        assert_ne!(other.1, held_out);
+        let rounds = splits(&examples, ValidationSplit::default()).unwrap();
+        assert_eq!(rounds.len(), 3);
+        let mut held_out_union = IndividualSet::from_ids(100, std::iter::empty());
+        for (search, held_out) in &rounds {
+            assert_eq!(held_out.positives().len(), 10);
+            assert_eq!(held_out.negatives().len(), 10);
+            assert_eq!(search.all().intersection_count(held_out.all()), 0);
+            assert_eq!(search.all().union(held_out.all()), *examples.all());
+            assert_eq!(held_out_union.intersection_count(held_out.all()), 0);
+            held_out_union.union_with(held_out.all());
+        }
+        // Every example is held out once.
+        assert_eq!(held_out_union, *examples.all());
+        // One round: the first fold only. The same seed, the same deal; another, another.
+        let one = ValidationSplit {
+            rounds: 1,
+            ..ValidationSplit::default()
+        };
+        let first = splits(&examples, one).unwrap();
+        assert_eq!(first.len(), 1);
+        assert_eq!(first[0].1, rounds[0].1);
+        let other = splits(&examples, ValidationSplit { seed: 2, ..one }).unwrap();
+        assert_ne!(other[0].1, rounds[0].1);
         // 14 negatives: a third is 4, below MIN_VALIDATION_PER_CLASS.
         let small = Examples::new(set(0..30), set(30..44)).unwrap();
-        assert!(split(&small, ValidationSplit::default()).is_none());
+        assert!(splits(&small, ValidationSplit::default()).is_none());
+    }
+
+    #[test]
+    fn a_rounds_quality_at_a_length_is_its_best_expression_of_at_most_that_length() {
+        // Round 2's quality at 5 is its length-4 entry's; length 2 has no entry in round 1,
+        // which keeps its length-1 quality there.
+        let curves = vec![
+            vec![(1, 0.60), (3, 0.70), (5, 0.78)],
+            vec![(1, 0.62), (2, 0.75), (3, 0.80), (4, 0.65), (6, 0.70)],
+        ];
+        let means = mean_curve(&curves);
+        let expected = [
+            (1, 0.61),
+            (2, 0.675),
+            (3, 0.75),
+            (4, 0.675),
+            (5, 0.715),
+            (6, 0.74),
+        ];
+        assert_eq!(means.len(), expected.len());
+        for ((l, q), (el, eq)) in means.iter().zip(expected) {
+            assert_eq!(*l, el);
+            assert!((q - eq).abs() < 1e-12, "length {l}: {q} against {eq}");
+        }
+        // A length before some round's first entry is skipped.
+        let late = vec![vec![(2, 0.9)], vec![(1, 0.4), (2, 0.5)]];
+        assert_eq!(mean_curve(&late).first().map(|x| x.0), Some(2));
+        assert!(mean_curve(&[]).is_empty());
+    }
+
+    #[test]
+    fn the_shortest_length_within_one_standard_error_of_the_best_is_supported() {
+        let curves = vec![vec![(1, 0.70), (3, 0.73), (9, 0.75)]];
+        // 300 held-out examples: the standard error of 0.75 is 0.025, so 0.73 at length 3
+        // is within it and 0.70 at length 1 is not.
+        let (length, quality) = supported_length(&curves, 300).unwrap();
+        assert_eq!(length, 3);
+        assert!((quality - 0.73).abs() < 1e-12);
+        // 30 000: the error is 0.0025, and only the best length is within it.
+        assert_eq!(supported_length(&curves, 30_000).map(|x| x.0), Some(9));
+        // A perfect best has no error: the shortest length that reaches it.
+        let exact = vec![vec![(1, 0.5), (4, 1.0), (7, 1.0)]];
+        assert_eq!(supported_length(&exact, 12).map(|x| x.0), Some(4));
+        assert_eq!(supported_length(&[], 10), None);
+    }
+
+    #[test]
+    fn the_rounds_share_what_the_first_search_left() {
+        let control = RunControl::default()
+            .with_max_tests(1000)
+            .with_max_queries(100)
+            .with_max_runtime(std::time::Duration::from_secs(60));
+        let spent = Spent {
+            tests: 700,
+            queries: 40,
+            elapsed_ms: 45_000,
+        };
+        let each = rest(&control, &spent, 3).unwrap();
+        assert_eq!(each.max_tests, Some(100));
+        assert_eq!(each.max_queries, Some(20));
+        assert_eq!(each.max_runtime, Some(std::time::Duration::from_secs(5)));
+        let all_spent = Spent {
+            tests: 1000,
+            ..spent
+        };
+        assert!(rest(&control, &all_spent, 1).is_none());
     }
 
     #[test]
@@ -290,14 +492,11 @@ mod tests {
         let control = RunControl::default().with_progress(move |p: &Progress| {
             sink.lock().unwrap().push(*p);
         });
-        let first = RunStats::of_run(
-            1000,
-            &Default::default(),
-            2000,
-            1900,
-            Termination::TestBudget,
-            serde_json::Map::new(),
-        );
+        let first = Spent {
+            tests: 1000,
+            queries: 0,
+            elapsed_ms: 2000,
+        };
         let second = continued_progress(control, &first, Some(0.8));
         let report = second.progress.expect("progress is kept");
         report(&Progress {
