@@ -14,6 +14,7 @@ mod mixer;
 mod ordered;
 mod seen;
 mod solutions;
+mod supported_length;
 mod tree;
 mod validation;
 

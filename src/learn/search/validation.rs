@@ -8,15 +8,14 @@
 //! [`ValidationSplit::folds`] stratified folds, and for each of the first
 //! [`ValidationSplit::rounds`] of them a second search runs on the other folds; the best
 //! expression of each length it found (its [`LengthFront`] staircase) is scored on the
-//! held-out fold. For each length `L`, a round's validation quality is that of its best
-//! expression of at most `L`; the shortest length whose mean over the rounds is within one
-//! standard error of the best mean is the most the data supports (`supported_length`):
-//! the run returns the first search's best expression of at most that length, ahead of its
-//! other solutions. The choice is the one of reduced-error pruning (a size chosen on
-//! held-out data, then fitted on all of it), with the held-out estimate averaged over folds
-//! and CART's one-standard-error rule as in cross-validated pruning: on a few hundred noisy
-//! examples, one held-out third, or the best of forty lengths, chooses by chance nearly as
-//! often as by signal.
+//! held-out fold. The rounds' predictions are pooled (the folds are disjoint); the length
+//! of the best pooled held-out quality is the most the data support, unless its advantage
+//! over the shortest entry (usually ⊤) is within one paired standard error, when the
+//! shortest is ([`super::supported_length`]). The run returns the first search's best
+//! expression of at most that length, ahead of its other solutions. The choice is the one
+//! of reduced-error pruning (a size chosen on held-out data, then fitted on all of it), with
+//! the held-out estimate pooled over folds as in cross-validated pruning, and a departure
+//! from the default answer only when the held-out examples show it is not chance.
 //!
 //! A perfect solution ends the first search as before; the first search gets three
 //! quarters of every budget (time, tests, queries) and the rounds share the rest, so
@@ -29,6 +28,7 @@ use super::evaluate::Evaluator;
 use super::finish::minimized;
 use super::front::LengthFront;
 use super::solutions::Candidate;
+use super::supported_length::{HeldOutRound, supported_length};
 use crate::concept::{Concept, length};
 use crate::eval::stratified_folds;
 use crate::learn::{
@@ -87,8 +87,16 @@ impl ValidationSplit {
 struct SelectionJson {
     /// The longest expression the held-out examples supported.
     length: usize,
-    /// The mean over the rounds of the held-out quality at that length.
+    /// The pooled held-out quality at that length.
     quality: f64,
+    /// The shortest length, and its pooled held-out quality (the baseline).
+    shortest_length: usize,
+    shortest_quality: f64,
+    /// The length of the best pooled held-out quality, and that quality.
+    best_length: usize,
+    best_quality: f64,
+    /// The bootstrap standard error of the best's advantage over the shortest.
+    standard_error: f64,
     /// Staircase entries (lengths) scored on held-out examples, over all rounds.
     candidates: usize,
     /// Rounds run (folds held out in turn).
@@ -217,66 +225,31 @@ pub struct Selection {
     pub minimize: bool,
 }
 
-/// A round's validation curve: its staircase's lengths (shortest first) with their
-/// held-out qualities.
-fn held_out_curve<O: MembershipOracle + ?Sized>(
+/// A round's staircase scored on its held-out fold: per entry, its length and the held-out
+/// examples it covers.
+fn held_out_round<O: MembershipOracle + ?Sized>(
     how: &Selection,
     oracle: &O,
     staircase: &[Candidate],
     held_out: &Examples,
     among: &IndividualSet,
-) -> Result<Vec<(usize, f64)>, LearnError> {
+) -> Result<HeldOutRound, LearnError> {
     let concepts: Vec<Concept> = staircase.iter().map(|c| c.concept.clone()).collect();
-    let scored = Evaluator::new(oracle, held_out, how.quality, how.semantics, 1.0)
+    let (scored, failure) = Evaluator::new(oracle, held_out, how.quality, how.semantics, 1.0)
         .within(among)
-        .evaluate_batch(&concepts)?;
-    Ok(concepts
+        .evaluate_batch_with_members_until(&concepts, &|| false);
+    if let Some(e) = failure {
+        return Err(e.into());
+    }
+    let entries = concepts
         .iter()
         .zip(scored)
-        .map(|(c, e)| (length(c), e.quality))
-        .collect())
-}
-
-/// The rounds' mean validation quality at each length (shortest first). A curve's quality
-/// at `L` is its longest entry's of at most `L`; lengths some curve has no entry for yet
-/// are skipped.
-fn mean_curve(curves: &[Vec<(usize, f64)>]) -> Vec<(usize, f64)> {
-    let mut lengths: Vec<usize> = curves.iter().flatten().map(|(l, _)| *l).collect();
-    lengths.sort_unstable();
-    lengths.dedup();
-    let at = |curve: &Vec<(usize, f64)>, l: usize| {
-        curve
-            .iter()
-            .take_while(|(len, _)| *len <= l)
-            .last()
-            .map(|(_, q)| *q)
-    };
-    lengths
-        .into_iter()
-        .filter_map(|l| {
-            let qualities = curves
-                .iter()
-                .map(|c| at(c, l))
-                .collect::<Option<Vec<f64>>>()?;
-            Some((l, qualities.iter().sum::<f64>() / qualities.len() as f64))
-        })
-        .collect()
-}
-
-/// The length the held-out examples support, and its mean quality: the shortest whose mean
-/// is within one standard error of the best mean (CART's one-standard-error rule). The
-/// best of some forty lengths on a few hundred noisy examples is the best partly by
-/// chance, so a longer expression must beat a shorter one by more than the estimate's
-/// noise. The standard error is the binomial one of the best quality over `held_out`
-/// examples (all the rounds' held-out examples).
-fn supported_length(curves: &[Vec<(usize, f64)>], held_out: usize) -> Option<(usize, f64)> {
-    let means = mean_curve(curves);
-    let best = means
-        .iter()
-        .map(|(_, q)| *q)
-        .fold(None, |b: Option<f64>, q| Some(b.map_or(q, |b| b.max(q))))?;
-    let se = (best * (1.0 - best)).max(0.0).sqrt() / (held_out.max(1) as f64).sqrt();
-    means.into_iter().find(|(_, q)| *q >= best - se - 1e-12)
+        .map(|(c, (_, covered))| (length(c), covered.intersection(held_out.all())))
+        .collect();
+    Ok(HeldOutRound {
+        held_out: held_out.clone(),
+        entries,
+    })
 }
 
 /// `search` on all of `examples`, then, when it found no perfect solution and `how` asks
@@ -307,7 +280,7 @@ pub fn run_selected<R: SelectableRun, O: MembershipOracle + ?Sized>(
     let first_best = first.solutions().first().map(|s| s.quality);
     let mut spent = Spent::default();
     spent.add(first.stats());
-    let mut curves = Vec::new();
+    let mut held_out_rounds = Vec::new();
     let mut round_stats: Vec<RunStats> = Vec::new();
     for (i, (search_part, held_out)) in rounds.iter().enumerate() {
         let Some(left) = rest(control, &spent, rounds.len() - i) else {
@@ -318,21 +291,16 @@ pub fn run_selected<R: SelectableRun, O: MembershipOracle + ?Sized>(
         spent.add(round.stats());
         let cancelled = round.stats().termination == Termination::Cancelled;
         let staircase = round.front().staircase();
-        curves.push(held_out_curve(&how, oracle, &staircase, held_out, among)?);
+        held_out_rounds.push(held_out_round(&how, oracle, &staircase, held_out, among)?);
         round_stats.push(round.stats().clone());
         if cancelled {
             break;
         }
     }
-    let held_out_examples = rounds
-        .iter()
-        .take(curves.len())
-        .map(|(_, h)| h.all().len())
-        .sum();
-    let Some((max_length, quality)) = supported_length(&curves, held_out_examples) else {
+    let Some(supported) = supported_length(&held_out_rounds, how.quality, how.split.seed) else {
         return Ok(first);
     };
-    let Some(chosen) = first.front().best_within(max_length) else {
+    let Some(chosen) = first.front().best_within(supported.length) else {
         return Ok(first);
     };
     let chosen = minimized(oracle, chosen, how.minimize, how.semantics)?;
@@ -352,10 +320,15 @@ pub fn run_selected<R: SelectableRun, O: MembershipOracle + ?Sized>(
         round_tests += t.concepts_tested;
     }
     let selection = SelectionJson {
-        length: max_length,
-        quality,
-        candidates: curves.iter().map(Vec::len).sum(),
-        rounds: curves.len(),
+        length: supported.length,
+        quality: supported.quality,
+        shortest_length: supported.shortest_length,
+        shortest_quality: supported.shortest_quality,
+        best_length: supported.best_length,
+        best_quality: supported.best_quality,
+        standard_error: supported.standard_error,
+        candidates: held_out_rounds.iter().map(|r| r.entries.len()).sum(),
+        rounds: held_out_rounds.len(),
         tests: round_tests,
     };
     s.details.insert(
@@ -403,50 +376,6 @@ mod tests {
         // 14 negatives: a third is 4, below MIN_VALIDATION_PER_CLASS.
         let small = Examples::new(set(0..30), set(30..44)).unwrap();
         assert!(splits(&small, ValidationSplit::default()).is_none());
-    }
-
-    #[test]
-    fn a_rounds_quality_at_a_length_is_its_best_expression_of_at_most_that_length() {
-        // Round 2's quality at 5 is its length-4 entry's; length 2 has no entry in round 1,
-        // which keeps its length-1 quality there.
-        let curves = vec![
-            vec![(1, 0.60), (3, 0.70), (5, 0.78)],
-            vec![(1, 0.62), (2, 0.75), (3, 0.80), (4, 0.65), (6, 0.70)],
-        ];
-        let means = mean_curve(&curves);
-        let expected = [
-            (1, 0.61),
-            (2, 0.675),
-            (3, 0.75),
-            (4, 0.675),
-            (5, 0.715),
-            (6, 0.74),
-        ];
-        assert_eq!(means.len(), expected.len());
-        for ((l, q), (el, eq)) in means.iter().zip(expected) {
-            assert_eq!(*l, el);
-            assert!((q - eq).abs() < 1e-12, "length {l}: {q} against {eq}");
-        }
-        // A length before some round's first entry is skipped.
-        let late = vec![vec![(2, 0.9)], vec![(1, 0.4), (2, 0.5)]];
-        assert_eq!(mean_curve(&late).first().map(|x| x.0), Some(2));
-        assert!(mean_curve(&[]).is_empty());
-    }
-
-    #[test]
-    fn the_shortest_length_within_one_standard_error_of_the_best_is_supported() {
-        let curves = vec![vec![(1, 0.70), (3, 0.73), (9, 0.75)]];
-        // 300 held-out examples: the standard error of 0.75 is 0.025, so 0.73 at length 3
-        // is within it and 0.70 at length 1 is not.
-        let (length, quality) = supported_length(&curves, 300).unwrap();
-        assert_eq!(length, 3);
-        assert!((quality - 0.73).abs() < 1e-12);
-        // 30 000: the error is 0.0025, and only the best length is within it.
-        assert_eq!(supported_length(&curves, 30_000).map(|x| x.0), Some(9));
-        // A perfect best has no error: the shortest length that reaches it.
-        let exact = vec![vec![(1, 0.5), (4, 1.0), (7, 1.0)]];
-        assert_eq!(supported_length(&exact, 12).map(|x| x.0), Some(4));
-        assert_eq!(supported_length(&[], 10), None);
     }
 
     #[test]
