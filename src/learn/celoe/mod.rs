@@ -30,7 +30,7 @@ pub use params::CeloeParams;
 
 use super::search::{
     BestSolutions, Evaluator, LengthFront, MixLimits, Mixer, OeHeuristic, SearchTree, SeenConcepts,
-    SelectableRun, Selection, budget_stop, cannot_beat, extends_conjunction, optimistic_quality,
+    SelectableRun, budget_stop, cannot_beat, extends_conjunction, optimistic_quality,
     report_solutions, run_selected,
 };
 use super::{
@@ -116,12 +116,9 @@ impl<'r> Celoe<'r> {
     ) -> Result<CeloeRun, LearnError> {
         let among = among.union(examples.all());
         let p = &self.params;
-        let how = p.validation.map(|split| Selection {
-            split,
-            quality: p.quality,
-            semantics: p.semantics,
-            minimize: p.minimize,
-        });
+        let how = p
+            .validation
+            .map(|split| split.selection(p.quality, p.semantics, p.minimize));
         run_selected(oracle, examples, &among, control, how, &|e, c| {
             self.search_within(oracle, e, &among, c)
         })

@@ -39,7 +39,7 @@ use ranked::{Entry, Ranked};
 
 use super::search::{
     BestSolutions, Evaluated, Evaluator, LengthFront, MixLimits, Mixer, SeenConcepts,
-    SelectableRun, Selection, budget_stop, cannot_beat, extends_conjunction, optimistic_quality,
+    SelectableRun, budget_stop, cannot_beat, extends_conjunction, optimistic_quality,
     report_solutions, run_selected,
 };
 use super::{
@@ -499,12 +499,9 @@ impl<'r> ForestMixing<'r> {
     ) -> Result<ForestRun, LearnError> {
         let among = among.union(examples.all());
         let p = &self.params;
-        let how = p.validation.map(|split| Selection {
-            split,
-            quality: p.quality,
-            semantics: p.semantics,
-            minimize: p.minimize,
-        });
+        let how = p
+            .validation
+            .map(|split| split.selection(p.quality, p.semantics, p.minimize));
         run_selected(oracle, examples, &among, control, how, &|e, c| {
             self.search_within(oracle, e, &among, c)
         })

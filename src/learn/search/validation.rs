@@ -64,6 +64,22 @@ impl Default for ValidationSplit {
 }
 
 impl ValidationSplit {
+    /// This split as the selection of a learner that scores with `quality` under
+    /// `semantics` (and minimizes its answers when `minimize`).
+    pub fn selection(
+        self,
+        quality: QualityMeasure,
+        semantics: Semantics,
+        minimize: bool,
+    ) -> Selection {
+        Selection {
+            split: self,
+            quality,
+            semantics,
+            minimize,
+        }
+    }
+
     /// At least two folds, and between one round and as many as there are folds.
     pub fn validate(&self) -> Result<(), LearnError> {
         if self.folds < 2 {
