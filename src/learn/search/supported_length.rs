@@ -23,6 +23,7 @@
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
+use serde::Serialize;
 
 use crate::eval::Confusion;
 use crate::learn::{Examples, QualityMeasure};
@@ -35,12 +36,13 @@ const RESAMPLES: usize = 500;
 pub struct HeldOutRound {
     /// The held-out fold.
     pub held_out: Examples,
-    /// Per staircase entry (shortest first): its length and the held-out examples it covers.
+    /// Per staircase entry (shortest first): its length and its members (only those in the
+    /// held-out fold are read).
     pub entries: Vec<(usize, IndividualSet)>,
 }
 
 /// The length chosen and how it was chosen.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct SupportedLength {
     /// The chosen length: the best one, or the shortest when the best is not better by
     /// more than the noise.
@@ -145,13 +147,9 @@ pub fn supported_length(
         .collect();
     let (shortest_predicted, best) = (&pooled.lengths.first()?.1, argmax(&qualities)?);
     let best_predicted = &pooled.lengths[best].1;
-    let differences: Vec<f64> = resample_weights(pooled.positive.len(), seed)
-        .iter()
-        .map(|w| {
-            let weight = |i: usize| w[i] as usize;
-            quality(best_predicted, &weight) - quality(shortest_predicted, &weight)
-        })
-        .collect();
+    let differences = resampled_differences(pooled.positive.len(), seed, |weight| {
+        quality(best_predicted, weight) - quality(shortest_predicted, weight)
+    });
     let standard_error = standard_deviation(&differences);
     let chosen = if qualities[best] - qualities[0] <= standard_error + 1e-12 {
         0
@@ -181,16 +179,22 @@ fn argmax(values: &[f64]) -> Option<usize> {
         .map(|(i, _)| i)
 }
 
-/// [`RESAMPLES`] bootstrap resamples of `n` examples, each as how often it was drawn.
-fn resample_weights(n: usize, seed: u64) -> Vec<Vec<u32>> {
+/// `difference` on each of [`RESAMPLES`] bootstrap resamples of `n` examples, given how
+/// often each example was drawn (one resample is held at a time).
+fn resampled_differences(
+    n: usize,
+    seed: u64,
+    difference: impl Fn(&dyn Fn(usize) -> usize) -> f64,
+) -> Vec<f64> {
     let mut rng = StdRng::seed_from_u64(seed);
+    let mut drawn = vec![0usize; n];
     (0..RESAMPLES)
         .map(|_| {
-            let mut w = vec![0u32; n];
+            drawn.fill(0);
             for _ in 0..n {
-                w[rng.random_range(0..n)] += 1;
+                drawn[rng.random_range(0..n)] += 1;
             }
-            w
+            difference(&|i| drawn[i])
         })
         .collect()
 }

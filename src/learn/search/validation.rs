@@ -28,7 +28,7 @@ use super::evaluate::Evaluator;
 use super::finish::minimized;
 use super::front::LengthFront;
 use super::solutions::Candidate;
-use super::supported_length::{HeldOutRound, supported_length};
+use super::supported_length::{HeldOutRound, SupportedLength, supported_length};
 use crate::concept::{Concept, length};
 use crate::eval::stratified_folds;
 use crate::learn::{
@@ -101,18 +101,9 @@ impl ValidationSplit {
 /// What the selection did, for the run's statistics.
 #[derive(Serialize)]
 struct SelectionJson {
-    /// The longest expression the held-out examples supported.
-    length: usize,
-    /// The pooled held-out quality at that length.
-    quality: f64,
-    /// The shortest length, and its pooled held-out quality (the baseline).
-    shortest_length: usize,
-    shortest_quality: f64,
-    /// The length of the best pooled held-out quality, and that quality.
-    best_length: usize,
-    best_quality: f64,
-    /// The bootstrap standard error of the best's advantage over the shortest.
-    standard_error: f64,
+    /// The length chosen, and the qualities and error it was chosen by.
+    #[serde(flatten)]
+    supported: SupportedLength,
     /// Staircase entries (lengths) scored on held-out examples, over all rounds.
     candidates: usize,
     /// Rounds run (folds held out in turn).
@@ -260,7 +251,7 @@ fn held_out_round<O: MembershipOracle + ?Sized>(
     let entries = concepts
         .iter()
         .zip(scored)
-        .map(|(c, (_, covered))| (length(c), covered.intersection(held_out.all())))
+        .map(|(c, (_, covered))| (length(c), covered))
         .collect();
     Ok(HeldOutRound {
         held_out: held_out.clone(),
@@ -336,13 +327,7 @@ pub fn run_selected<R: SelectableRun, O: MembershipOracle + ?Sized>(
         round_tests += t.concepts_tested;
     }
     let selection = SelectionJson {
-        length: supported.length,
-        quality: supported.quality,
-        shortest_length: supported.shortest_length,
-        shortest_quality: supported.shortest_quality,
-        best_length: supported.best_length,
-        best_quality: supported.best_quality,
-        standard_error: supported.standard_error,
+        supported,
         candidates: held_out_rounds.iter().map(|r| r.entries.len()).sum(),
         rounds: held_out_rounds.len(),
         tests: round_tests,
