@@ -40,7 +40,7 @@ pub mod refine;
 pub mod sparql_functions;
 pub mod vocab;
 
-pub use knowledge_base::{KbOracle, KnowledgeBase, KnowledgeBaseBuilder, KnowledgeBaseError};
+pub use knowledge_base::{KbOracle, KnowledgeBase, KnowledgeBaseBuilder, KnowledgeBaseError, Page};
 
 // The store and algebra types of the public API, so a caller passes values of the very
 // versions oxilearn was built with (`oxilearn::oxigraph::store::Store`).

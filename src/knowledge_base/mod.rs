@@ -16,6 +16,7 @@
 
 mod builder;
 mod error;
+mod page;
 #[cfg(feature = "http")]
 mod remote_predictions;
 
@@ -27,6 +28,7 @@ use oxigraph::store::Store;
 
 pub use builder::KnowledgeBaseBuilder;
 pub use error::KnowledgeBaseError;
+pub use page::Page;
 
 use crate::concept::{self, Concept, Iri, Vocabulary};
 use crate::kb::LoadReport;

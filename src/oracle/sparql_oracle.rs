@@ -195,17 +195,23 @@ impl<B: SparqlBackend> SparqlOracle<B> {
     /// The members of `c` among `individuals` (sorted), asked through an oracle whose
     /// universe is just them and whose shapes are this one's.
     fn members_among(&self, c: &Concept, individuals: Vec<Iri>) -> Result<Vec<Iri>, OracleError> {
-        let mut sig = Signature::clone(&self.signature);
-        sig.asserted_types = None;
-        sig.set_individuals(individuals);
+        let page = self.over(individuals);
+        let sig = page.signature_ref();
+        let covered = page.covered(c, &sig.all_individuals())?;
+        Ok(sig.iris_of(&covered).cloned().collect())
+    }
+
+    /// An oracle over the same backend, schema, options and query shapes whose universe is
+    /// `individuals` (sorted, deduplicated): how a page of candidates the store listed is
+    /// asked about without interning the whole KB. Individuals need not be in this oracle's
+    /// universe; answers about them are those of the store.
+    pub fn over(&self, individuals: Vec<Iri>) -> SparqlOracle<&B> {
+        let sig = self.signature.over_individuals(individuals);
         let options = OracleOptions {
             shapes: Some(self.shapes),
             ..self.options.clone()
         };
-        let page = SparqlOracle::with_signature(&self.backend, Arc::new(sig), options);
-        let sig = page.signature_ref();
-        let covered = page.covered(c, &sig.all_individuals())?;
-        Ok(sig.iris_of(&covered).cloned().collect())
+        SparqlOracle::with_signature(&self.backend, Arc::new(sig), options)
     }
 
     /// The IRIs of the `?x` column.

@@ -157,6 +157,31 @@ impl Signature {
         self.individuals = individuals;
     }
 
+    /// The same schema over another universe: `individuals` (sorted, deduplicated) interned
+    /// instead of this signature's, without asserted typings (they describe the old
+    /// universe). Cheap whatever the old universe's size: its individuals are not copied.
+    pub fn over_individuals(&self, individuals: Vec<Iri>) -> Signature {
+        let mut sig = Signature {
+            classes: self.classes.clone(),
+            schema_classes: self.schema_classes.clone(),
+            superclasses: self.superclasses.clone(),
+            equivalent_classes: self.equivalent_classes.clone(),
+            object_properties: self.object_properties.clone(),
+            data_properties: self.data_properties.clone(),
+            disjoint_classes: self.disjoint_classes.clone(),
+            complement_classes: self.complement_classes.clone(),
+            implying_types: self.implying_types.clone(),
+            has_blank_types: self.has_blank_types,
+            individuals: Vec::new(),
+            scope: self.scope.clone(),
+            individual_index: HashMap::new(),
+            asserted_types: None,
+        };
+        sig.set_individuals(individuals);
+        sig.scope.individuals = sig.individual_count();
+        sig
+    }
+
     /// The named types whose instances are instances of `class` (just `class` when the
     /// hierarchy says nothing about it).
     pub fn types_implying(&self, class: &Iri) -> BTreeSet<Iri> {

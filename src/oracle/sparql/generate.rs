@@ -15,7 +15,7 @@
 
 use oxigraph::model::NamedNode;
 use spargebra::Query;
-use spargebra::algebra::{GraphPattern, PropertyPathExpression};
+use spargebra::algebra::{Expression, GraphPattern, PropertyPathExpression};
 use spargebra::term::{GroundTerm, NamedNodePattern, TermPattern, TriplePattern, Variable};
 
 use super::build::*;
@@ -235,5 +235,66 @@ fn typed_with(x: &Variable, t: &Variable, types: impl Iterator<Item = NamedNode>
                 .map(|c| vec![Some(GroundTerm::NamedNode(c))])
                 .collect(),
         }),
+    }
+}
+
+/// A pattern binding a variable to candidates the store lists by index (see
+/// [`Compiler::candidate_sources`]).
+#[derive(Clone, Debug)]
+pub struct CandidateSource {
+    pub pattern: GraphPattern,
+    /// Every binding is an individual of the active domain (else check with
+    /// [`Compiler::in_domain`]).
+    pub within_domain: bool,
+}
+
+impl Compiler<'_> {
+    /// Patterns binding `?x` (the [`SUBJECT`] variable) whose answers together hold every
+    /// closed-world instance of `c`: its seeds ([`Self::candidates_queries`] explains them),
+    /// or `None` when `c` has none (`⊤`, `¬C`, `∀r.C`, `≤n r.C`: only the whole active
+    /// domain is a superset, and listing it must be asked for by name).
+    pub fn candidate_sources(&self, c: &Concept) -> Option<Vec<CandidateSource>> {
+        let x = Variable::new_unchecked(SUBJECT);
+        let seeds = self.seeds(c, &x)?;
+        Some(
+            seeds
+                .into_iter()
+                .map(|s| CandidateSource {
+                    pattern: s.pattern,
+                    within_domain: s.within_domain,
+                })
+                .collect(),
+        )
+    }
+
+    /// Patterns binding `?x` to the individuals of the active domain, together (typed ones,
+    /// subjects and objects of object properties and of `roles`).
+    pub fn active_domain_sources(&self, roles: &[Iri]) -> Vec<CandidateSource> {
+        let x = Variable::new_unchecked(SUBJECT);
+        self.active_domain_parts(&x, roles)
+            .into_iter()
+            .map(|pattern| CandidateSource {
+                pattern,
+                within_domain: true,
+            })
+            .collect()
+    }
+
+    /// The condition that `?v` is an individual of the active domain (typed with a named
+    /// class or `owl:NamedIndividual`, or at an end of an object-property assertion).
+    pub fn in_domain(&self, v: &Variable, roles: &[Iri]) -> Expression {
+        or_all(
+            self.active_domain_parts(v, roles)
+                .into_iter()
+                .map(|part| exists(unfiltered(part))),
+        )
+    }
+}
+
+/// The pattern without its outer `FILTER(isIRI(…))` (inside `EXISTS` the variable is bound).
+fn unfiltered(p: GraphPattern) -> GraphPattern {
+    match p {
+        GraphPattern::Filter { inner, .. } => *inner,
+        p => p,
     }
 }
