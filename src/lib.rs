@@ -40,7 +40,10 @@ pub mod refine;
 pub mod sparql_functions;
 pub mod vocab;
 
-pub use knowledge_base::{KbOracle, KnowledgeBase, KnowledgeBaseBuilder, KnowledgeBaseError, Page};
+pub use knowledge_base::{
+    CandidatePages, Candidates, KbOracle, KnowledgeBase, KnowledgeBaseBuilder, KnowledgeBaseError,
+    Page, ScopeQuery,
+};
 
 // The store and algebra types of the public API, so a caller passes values of the very
 // versions oxilearn was built with (`oxilearn::oxigraph::store::Store`).

@@ -37,16 +37,20 @@ pub fn enrichment_quads(
     members: &[(NamedNode, Prediction)],
     scored: bool,
 ) -> Vec<Quad> {
+    let mut quads = provenance_quads(run);
+    quads.extend(member_quads(run, members, scored));
+    sorted(quads)
+}
+
+/// The triples that do not depend on the members: the graph's marker, the run and the
+/// model (a few dozen, whatever the number of members). Sorted.
+pub fn provenance_quads(run: &Enrichment<'_>) -> Vec<Quad> {
     let mut out = Graph {
         graph: run.graph.clone(),
         quads: Vec::new(),
     };
     let model = iri(&vocab::model_iri(&run.model.fingerprint));
-    let activity = iri(&vocab::enrichment_iri(
-        &run.model.fingerprint,
-        run.graph.as_str(),
-        run.class.as_str(),
-    ));
+    let activity = activity_iri(run);
     out.add(&run.graph, rdf::TYPE.into(), iri(vocab::PREDICTION_GRAPH));
     out.add(
         &run.graph,
@@ -55,14 +59,41 @@ pub fn enrichment_quads(
     );
     describe_activity(&mut out, run, &activity, &model);
     describe_model(&mut out, run.model, &model);
+    sorted(out.quads)
+}
+
+/// The triples of some predicted members (a page of them): their typings and, for a
+/// scored model, their prediction resources. Sorted.
+pub fn member_quads(
+    run: &Enrichment<'_>,
+    members: &[(NamedNode, Prediction)],
+    scored: bool,
+) -> Vec<Quad> {
+    let mut out = Graph {
+        graph: run.graph.clone(),
+        quads: Vec::new(),
+    };
+    let activity = activity_iri(run);
     for (x, p) in members {
         out.add(x, rdf::TYPE.into(), run.class.clone());
         if scored {
             describe_prediction(&mut out, run, &activity, x, p);
         }
     }
-    let mut keyed: Vec<(String, Quad)> =
-        out.quads.into_iter().map(|q| (q.to_string(), q)).collect();
+    sorted(out.quads)
+}
+
+fn activity_iri(run: &Enrichment<'_>) -> NamedNode {
+    iri(&vocab::enrichment_iri(
+        &run.model.fingerprint,
+        run.graph.as_str(),
+        run.class.as_str(),
+    ))
+}
+
+/// Sorted by N-Quads form, duplicates dropped.
+fn sorted(quads: Vec<Quad>) -> Vec<Quad> {
+    let mut keyed: Vec<(String, Quad)> = quads.into_iter().map(|q| (q.to_string(), q)).collect();
     keyed.sort_by(|a, b| a.0.cmp(&b.0));
     keyed.dedup_by(|a, b| a.0 == b.0);
     keyed.into_iter().map(|(_, q)| q).collect()

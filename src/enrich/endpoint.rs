@@ -1,28 +1,19 @@
-//! Writing into a SPARQL 1.1 Update endpoint without ever leaving the target graph half
-//! written: the triples are staged in a fresh graph with chunked `INSERT DATA` requests (each
-//! answer checked), then `MOVE`d (replace) or `ADD`ed (append) onto the target in one
-//! request, and the result is verified by counting. A failure while staging leaves the
-//! target as it was, drops the staging graph, and says which step failed.
+//! A SPARQL 1.1 Update endpoint as an [`UpdateTarget`]: what is written there goes through
+//! a staging graph ([`super::staged`]), so the target is never left half written.
 //!
-//! Reads (the target's current triples, the counts) go through the query endpoint, with the
+//! Reads (the target's state, the counts) go through the query endpoint, with the
 //! same timeout, retries and credentials as every query. Updates are retried on connection
 //! failures, timeouts, 429 and 5xx, except the final `MOVE`/`ADD`, whose outcome is checked
 //! by counting instead (a retried move of an already moved graph would fail).
 
-use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
-use oxigraph::model::{NamedNode, NamedOrBlankNode, Quad, Term};
+use oxigraph::model::{NamedNode, Quad};
 use reqwest::header::CONTENT_TYPE;
-use spargebra::SparqlParser;
 
-use super::compare::quad_key;
-use super::{EnrichError, GraphState, Mode, WriteReport};
-use crate::oracle::backend::{Auth, HttpBackend, HttpOptions, SparqlBackend};
-use crate::vocab;
-
-/// Triples per `INSERT DATA` request by default.
-pub const DEFAULT_CHUNK: usize = 1000;
+use super::staged::{DEFAULT_CHUNK, Staged, UpdateTarget};
+use super::{EnrichError, Mode, WriteReport};
+use crate::oracle::backend::{Auth, HttpBackend, HttpOptions, SolutionTable, SparqlBackend};
 
 /// A query endpoint and the update endpoint beside it.
 pub struct UpdateEndpoint {
@@ -81,85 +72,8 @@ impl UpdateEndpoint {
         })
     }
 
-    /// What `graph` holds at the endpoint.
-    pub fn graph_state(&self, graph: &NamedNode) -> Result<GraphState, EnrichError> {
-        let any = self.select(
-            "checking the target graph",
-            &format!("SELECT ?s WHERE {{ GRAPH {graph} {{ ?s ?p ?o }} }} LIMIT 1"),
-        )?;
-        if any.is_empty() {
-            return Ok(GraphState::Empty);
-        }
-        let marked = self.select(
-            "checking the target graph",
-            &format!(
-                "SELECT ?g WHERE {{ GRAPH {graph} {{ {graph} a <{}> . BIND({graph} AS ?g) }} }}",
-                vocab::PREDICTION_GRAPH
-            ),
-        )?;
-        Ok(if marked.is_empty() {
-            GraphState::Foreign
-        } else {
-            GraphState::Predictions
-        })
-    }
-
-    /// The triples of `graph` (an oxilearn graph: as large as what it writes).
-    fn triples(&self, graph: &NamedNode) -> Result<HashSet<Quad>, EnrichError> {
-        let rows = self.select(
-            "reading the target graph",
-            &format!("SELECT ?s ?p ?o WHERE {{ GRAPH {graph} {{ ?s ?p ?o }} }}"),
-        )?;
-        Ok(rows
-            .into_iter()
-            .filter_map(|row| {
-                let [Some(s), Some(Term::NamedNode(p)), Some(o)] =
-                    <[Option<Term>; 3]>::try_from(row).ok()?
-                else {
-                    return None;
-                };
-                let s: NamedOrBlankNode = match s {
-                    Term::NamedNode(n) => n.into(),
-                    Term::BlankNode(b) => b.into(),
-                    _ => return None,
-                };
-                Some(Quad::new(s, p, o, graph.clone()))
-            })
-            .collect())
-    }
-
-    fn count(&self, graph: &NamedNode, step: &str) -> Result<usize, EnrichError> {
-        let rows = self.select(
-            step,
-            &format!("SELECT (COUNT(*) AS ?n) WHERE {{ GRAPH {graph} {{ ?s ?p ?o }} }}"),
-        )?;
-        rows.first()
-            .and_then(|r| r.first().cloned().flatten())
-            .and_then(|t| match t {
-                Term::Literal(l) => l.value().parse::<usize>().ok(),
-                _ => None,
-            })
-            .ok_or_else(|| EnrichError::Endpoint {
-                message: format!("{step}: the endpoint answered no count"),
-            })
-    }
-
-    fn select(&self, step: &str, query: &str) -> Result<Vec<Vec<Option<Term>>>, EnrichError> {
-        let parsed = SparqlParser::new()
-            .parse_query(query)
-            .map_err(|e| EnrichError::Endpoint {
-                message: format!("{step}: cannot write the query: {e}"),
-            })?;
-        self.reads
-            .select(&parsed)
-            .map(|t| t.rows)
-            .map_err(|e| EnrichError::Endpoint {
-                message: format!("{step}: {e}"),
-            })
-    }
-
-    /// Writes `quads` (all in `graph`) as the module docs say; `progress(done, total)` after
-    /// each staged chunk.
+    /// Writes `quads` (all in `graph`) through a staging graph (see [`super::staged`]);
+    /// `progress(done, total)` after each staged chunk.
     pub fn write(
         &self,
         graph: &NamedNode,
@@ -168,101 +82,18 @@ impl UpdateEndpoint {
         force: bool,
         progress: &dyn Fn(usize, usize),
     ) -> Result<WriteReport, EnrichError> {
-        let state = self.graph_state(graph)?;
-        super::store::check_writable(state, graph, force)?;
-        let before = match state {
-            GraphState::Empty => HashSet::new(),
-            _ => self.triples(graph)?,
-        };
-        let before: HashSet<String> = before.iter().map(quad_key).collect();
-        let this_run: HashSet<String> = quads.iter().map(quad_key).collect();
-        let missing: Vec<&Quad> = quads
-            .iter()
-            .filter(|q| !before.contains(&quad_key(q)))
-            .collect();
-        let removed = match mode {
-            Mode::Replace => before.iter().filter(|q| !this_run.contains(*q)).count(),
-            Mode::Append => 0,
-        };
-        let report = WriteReport {
-            added: missing.len(),
-            removed,
-            in_graph: before.len() - removed + missing.len(),
-        };
-        if report.added == 0 && report.removed == 0 {
-            return Ok(report);
+        let mut staged = Staged::begin(self, graph, mode, force, self.chunk)?;
+        for (i, chunk) in quads.chunks(self.chunk.max(1)).enumerate() {
+            staged.insert(chunk)?;
+            progress((i * self.chunk.max(1) + chunk.len()).min(quads.len()), quads.len());
         }
-        let staged: Vec<&Quad> = match mode {
-            Mode::Replace => quads.iter().collect(),
-            Mode::Append => missing,
-        };
-        let staging = staging_graph(graph);
-        self.update(
-            "clearing the staging graph",
-            &format!("DROP SILENT GRAPH {staging}"),
-            true,
-        )
-        .map_err(|e| self.unchanged(graph, e))?;
-        let chunks: Vec<&[&Quad]> = staged.chunks(self.chunk.max(1)).collect();
-        for (i, chunk) in chunks.iter().enumerate() {
-            let step = format!(
-                "inserting chunk {} of {} ({} triples) into the staging graph {staging}",
-                i + 1,
-                chunks.len(),
-                chunk.len()
-            );
-            if let Err(e) = self.update(&step, &insert_data(&staging, chunk), true) {
-                let _ = self.update(
-                    "dropping the staging graph",
-                    &format!("DROP SILENT GRAPH {staging}"),
-                    false,
-                );
-                return Err(self.unchanged(graph, e));
-            }
-            progress((i + 1) * self.chunk.max(1).min(staged.len()), staged.len());
-        }
-        let (what, request) = match mode {
-            Mode::Replace => (
-                "moving the staging graph onto",
-                format!("MOVE {staging} TO {graph}"),
-            ),
-            Mode::Append => (
-                "adding the staging graph to",
-                format!("ADD {staging} TO {graph} ; DROP SILENT GRAPH {staging}"),
-            ),
-        };
-        let step = format!("{what} {graph}");
-        let moved = self.update(&step, &request, false);
-        let count = self.count(graph, &format!("counting {graph} after {what} it"));
-        match (moved, count) {
-            (_, Ok(n)) if n == report.in_graph => Ok(report),
-            (Err(e), _) => {
-                let _ = self.update(
-                    "dropping the staging graph",
-                    &format!("DROP SILENT GRAPH {staging}"),
-                    false,
-                );
-                Err(EnrichError::Endpoint {
-                    message: format!(
-                        "{e}; the endpoint applies an update request as a whole, so {graph} \
-                         should be as it was (check it)"
-                    ),
-                })
-            }
-            (Ok(()), Ok(n)) => Err(EnrichError::Endpoint {
-                message: format!(
-                    "{step}: {graph} holds {n} triples afterwards, expected {}",
-                    report.in_graph
-                ),
-            }),
-            (Ok(()), Err(e)) => Err(e),
-        }
+        staged.finish()
     }
 
     /// Drops `graph` at the endpoint (`DROP SILENT GRAPH`: a graph that is not there is no
     /// error), e.g. to take an enrichment back.
     pub fn drop_graph(&self, graph: &NamedNode) -> Result<(), EnrichError> {
-        self.update(
+        self.send_update(
             &format!("dropping {graph}"),
             &format!("DROP SILENT GRAPH {graph}"),
             true,
@@ -270,15 +101,8 @@ impl UpdateEndpoint {
         .map_err(|message| EnrichError::Endpoint { message })
     }
 
-    /// The error of a failed step before the target was touched.
-    fn unchanged(&self, graph: &NamedNode, e: String) -> EnrichError {
-        EnrichError::Endpoint {
-            message: format!("{e}; the target graph {graph} was not changed"),
-        }
-    }
-
     /// Sends one update request; `retry` allows retrying transient failures.
-    fn update(&self, step: &str, update: &str, retry: bool) -> Result<(), String> {
+    fn send_update(&self, step: &str, update: &str, retry: bool) -> Result<(), String> {
         let mut attempt = 0;
         loop {
             let started = Instant::now();
@@ -335,57 +159,16 @@ impl UpdateEndpoint {
     }
 }
 
-/// A fresh graph for this run's staging, derived from the target, the process and the time.
-fn staging_graph(graph: &NamedNode) -> NamedNode {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos())
-        .unwrap_or(0);
-    NamedNode::new_unchecked(format!(
-        "urn:oxilearn:staging:{:016x}:{}:{nanos}",
-        vocab::fnv1a64(&[graph.as_str()]),
-        std::process::id()
-    ))
-}
-
-/// `INSERT DATA { GRAPH <staging> { … } }` for the chunk (terms in N-Triples syntax, which
-/// SPARQL reads as written).
-fn insert_data(staging: &NamedNode, chunk: &[&Quad]) -> String {
-    let mut out = format!("INSERT DATA {{ GRAPH {staging} {{\n");
-    for q in chunk {
-        out.push_str(&format!("{} {} {} .\n", q.subject, q.predicate, q.object));
-    }
-    out.push_str("} }");
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use oxigraph::model::Literal;
-
-    #[test]
-    fn insert_data_writes_terms_sparql_reads_back() {
-        let g = NamedNode::new_unchecked("urn:g");
-        let q = Quad::new(
-            NamedNode::new_unchecked("urn:s"),
-            NamedNode::new_unchecked("urn:p"),
-            Literal::new_simple_literal("a \"quoted\"\nline"),
-            g.clone(),
-        );
-        let text = insert_data(&g, &[&q]);
-        let update = spargebra::SparqlParser::new().parse_update(&text).unwrap();
-        let store = oxigraph::store::Store::new().unwrap();
-        store.update(update.to_string().as_str()).unwrap();
-        assert!(store.contains(&q).unwrap());
+impl UpdateTarget for UpdateEndpoint {
+    fn describe(&self) -> String {
+        self.update_url.clone()
     }
 
-    #[test]
-    fn staging_graphs_are_fresh() {
-        let g = NamedNode::new_unchecked("urn:g");
-        let a = staging_graph(&g);
-        std::thread::sleep(Duration::from_millis(1));
-        assert_ne!(a, staging_graph(&g));
-        assert!(a.as_str().starts_with("urn:oxilearn:staging:"));
+    fn update(&self, step: &str, update: &str, retry: bool) -> Result<(), String> {
+        self.send_update(step, update, retry)
+    }
+
+    fn select(&self, step: &str, query: &spargebra::Query) -> Result<SolutionTable, String> {
+        self.reads.select(query).map_err(|e| format!("{step}: {e}"))
     }
 }

@@ -11,6 +11,7 @@
 //! target, [`endpoint::UpdateEndpoint`]). A graph holding triples oxilearn did not write is
 //! refused unless forced.
 
+pub mod apply;
 pub mod build;
 pub mod canonical;
 pub mod compare;
@@ -18,6 +19,7 @@ pub mod compare;
 pub mod endpoint;
 pub mod file;
 pub mod identity;
+pub mod staged;
 pub mod store;
 
 use std::path::PathBuf;
@@ -54,6 +56,8 @@ pub struct WriteReport {
     pub removed: usize,
     /// Triples in the graph afterwards.
     pub in_graph: usize,
+    /// This run's triples (typings, predictions, provenance).
+    pub this_run: usize,
 }
 
 /// Why predictions could not be written. Nothing was changed unless the message says so.
@@ -73,4 +77,13 @@ pub enum EnrichError {
     /// A step at an endpoint failed; `message` says which and what state it left.
     #[error("{message}")]
     Endpoint { message: String },
+    /// The run stopped between pages (`--max-runtime`, Ctrl-C); nothing was written.
+    #[error("{reason} after {done} individuals; the target graph was not changed")]
+    Stopped { reason: String, done: usize },
+    #[error(transparent)]
+    Kb(#[from] crate::KnowledgeBaseError),
+    #[error(transparent)]
+    Oracle(#[from] crate::oracle::OracleError),
+    #[error(transparent)]
+    Model(#[from] crate::learn::LearnError),
 }

@@ -1,12 +1,12 @@
-//! Writing into an Oxigraph store in one transaction: a failure leaves the graph as it was.
-
-use std::collections::HashSet;
+//! Writing into an Oxigraph store: the target's state, and the store as an [`UpdateTarget`].
 
 use oxigraph::model::vocab::rdf;
 use oxigraph::model::{GraphNameRef, NamedNode, NamedNodeRef, Quad, QuadRef};
 use oxigraph::store::Store;
 
+use super::staged::{DEFAULT_CHUNK, Staged, UpdateTarget};
 use super::{EnrichError, GraphState, Mode, WriteReport};
+use crate::oracle::backend::{EmbeddedBackend, SolutionTable, SparqlBackend};
 use crate::vocab;
 
 /// What `graph` holds in `store` (see [`GraphState`]).
@@ -50,7 +50,8 @@ pub fn check_writable(
     Ok(())
 }
 
-/// Writes `quads` (all in `graph`) into `store` in one transaction.
+/// Writes `quads` (all in `graph`) into `store` through a staging graph (see
+/// [`super::staged`]): a failure leaves the graph as it was.
 pub fn write_to_store(
     store: &Store,
     graph: &NamedNode,
@@ -58,28 +59,34 @@ pub fn write_to_store(
     mode: Mode,
     force: bool,
 ) -> Result<WriteReport, EnrichError> {
-    check_writable(graph_state(store, graph)?, graph, force)?;
-    let failed = |e: oxigraph::store::StorageError| EnrichError::Store(e.to_string());
-    let name = GraphNameRef::NamedNode(graph.as_ref());
-    let before: HashSet<Quad> = store
-        .quads_for_pattern(None, None, None, Some(name))
-        .collect::<Result<_, _>>()
-        .map_err(failed)?;
-    let this_run: HashSet<&Quad> = quads.iter().collect();
-    let added = this_run.iter().filter(|q| !before.contains(**q)).count();
-    let removed = match mode {
-        Mode::Replace => before.iter().filter(|q| !this_run.contains(q)).count(),
-        Mode::Append => 0,
-    };
-    let mut transaction = store.start_transaction().map_err(failed)?;
-    if mode == Mode::Replace {
-        transaction.clear_graph(name).map_err(failed)?;
+    let target = StoreTarget(store.clone());
+    let mut staged = Staged::begin(&target, graph, mode, force, DEFAULT_CHUNK)?;
+    staged.insert(quads)?;
+    staged.finish()
+}
+
+/// An Oxigraph store as an [`UpdateTarget`] (each update is a transaction of its own).
+pub struct StoreTarget(pub Store);
+
+impl UpdateTarget for StoreTarget {
+    fn describe(&self) -> String {
+        "the embedded store".into()
     }
-    transaction.extend(quads.iter().map(Quad::as_ref));
-    transaction.commit().map_err(failed)?;
-    Ok(WriteReport {
-        added,
-        removed,
-        in_graph: before.len() - removed + added,
-    })
+
+    fn update(&self, step: &str, update: &str, _retry: bool) -> Result<(), String> {
+        self.0
+            .update(update)
+            .map_err(|e| format!("{step} in the embedded store: {e}"))
+    }
+
+    fn select(&self, step: &str, query: &spargebra::Query) -> Result<SolutionTable, String> {
+        EmbeddedBackend::new(self.0.clone())
+            .default_graph_only()
+            .select(query)
+            .map_err(|e| format!("{step}: {e}"))
+    }
+
+    fn failure(&self, message: String) -> EnrichError {
+        EnrichError::Store(message)
+    }
 }

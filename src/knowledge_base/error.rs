@@ -57,6 +57,17 @@ pub enum KnowledgeBaseError {
         #[source]
         source: LearnError,
     },
+    /// A `--scope-query` that is not a SELECT of one variable.
+    #[error("the scope query: {message}\n{query}")]
+    ScopeQuery { query: String, message: String },
+    /// A class expression whose instances only a full scan of the KB could list.
+    #[error(
+        "the instances of `{concept}` cannot be listed from the store's indexes (its top level \
+         is ⊤, a negation, a universal or an at-most restriction, which hold of individuals \
+         without any assertion): give the individuals with --scope EXPR or --scope-query \
+         SPARQL, or pass --whole-kb to scan every individual of the KB"
+    )]
+    Unbounded { concept: String },
     #[error("asking the knowledge base")]
     Oracle(#[source] OracleError),
     #[error("creating the query log {}", path.display())]

@@ -15,6 +15,7 @@
 //! - it keeps what opening cost and found: triples, load time, loader and probe warnings.
 
 mod builder;
+mod candidates;
 mod error;
 mod page;
 #[cfg(feature = "http")]
@@ -27,6 +28,7 @@ use std::time::Duration;
 use oxigraph::store::Store;
 
 pub use builder::KnowledgeBaseBuilder;
+pub use candidates::{CandidatePages, Candidates, ScopeQuery};
 pub use error::KnowledgeBaseError;
 pub use page::Page;
 

@@ -128,6 +128,16 @@ pub trait Model: Debug + Send + Sync {
     /// Whether predictions carry a ranking value (then AUC-PR/AUC-ROC are meaningful).
     fn is_scored(&self) -> bool;
 
+    /// A class expression whose closed-world instances include every individual this model
+    /// predicts a member (with `threshold` on the ranking value, else by its own decision):
+    /// applying the model then needs only those candidates, which the store lists by index.
+    /// `None` when an individual about which the KB says nothing may be predicted a member
+    /// (a prior, a default rule, a cluster every individual falls in): then the caller must
+    /// say which individuals to ask about.
+    fn support(&self, _threshold: Option<f64>) -> Option<Concept> {
+        None
+    }
+
     /// The semantics membership is read under.
     fn semantics(&self) -> Semantics;
 

@@ -127,6 +127,12 @@ impl Model for ConceptModel {
         "celoe"
     }
 
+    /// The best solution itself (closed world; entailed members, `T(C)`, have the same
+    /// seeds), `⊥` without one.
+    fn support(&self, _threshold: Option<f64>) -> Option<Concept> {
+        Some(self.best().map_or(Concept::Bottom, |s| s.concept.clone()))
+    }
+
     fn concept(&self) -> Option<&Concept> {
         self.best().map(|s| &s.concept)
     }

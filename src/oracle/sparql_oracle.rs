@@ -225,7 +225,19 @@ impl<B: SparqlBackend> SparqlOracle<B> {
             .collect()
     }
 
-    fn compiler(&self) -> Compiler<'_> {
+    /// Runs a query on the backend, counted in this oracle's statistics and refused when it
+    /// holds more `EXISTS` than the endpoint survives.
+    pub fn select(&self, query: &Query) -> Result<SolutionTable, OracleError> {
+        self.run(query)
+    }
+
+    /// Refuses, before anything is sent, a concept this endpoint cannot answer correctly.
+    pub fn check_concept(&self, c: &Concept) -> Result<(), OracleError> {
+        self.check_supported(c)
+    }
+
+    /// The compiler writing this oracle's query shapes.
+    pub fn compiler(&self) -> Compiler<'_> {
         Compiler::with_class_atoms(&self.signature, self.options.class_atoms)
             .with_shapes(self.shapes)
     }

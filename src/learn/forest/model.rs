@@ -39,6 +39,10 @@ impl Model for ForestModel {
         self.0.is_scored()
     }
 
+    fn support(&self, threshold: Option<f64>) -> Option<Concept> {
+        self.0.support(threshold)
+    }
+
     fn semantics(&self) -> Semantics {
         self.0.semantics
     }

@@ -280,6 +280,22 @@ impl Model for TbcModel {
         None
     }
 
+    /// Under closed-world features, an individual outside every feature has them all
+    /// false: when the network then says "not a member", the features' union is the
+    /// support. Three-valued features would be unknown there, not false: no support.
+    fn support(&self, threshold: Option<f64>) -> Option<Concept> {
+        if self.semantics != FeatureSemantics::Closed {
+            return None;
+        }
+        let none_fires: Vec<features::Obs> = self
+            .features
+            .iter()
+            .map(|_| features::encode(Truth::False, self.missing))
+            .collect();
+        (self.fitted.probability(&none_fires) < threshold.unwrap_or(0.5))
+            .then(|| normalize(&Concept::Or(self.features.clone())))
+    }
+
     fn describe(&self, vocabulary: &Vocabulary) -> String {
         TbcModel::describe(self, vocabulary)
     }

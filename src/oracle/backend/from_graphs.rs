@@ -57,6 +57,10 @@ impl<B: SparqlBackend> SparqlBackend for FromGraphs<B> {
         self.inner.set_deadline(deadline)
     }
 
+    fn read_graphs(&self) -> Option<Vec<NamedNode>> {
+        Some(self.graphs.clone())
+    }
+
     fn politeness(&self) -> PolitenessReport {
         self.inner.politeness()
     }

@@ -788,6 +788,16 @@ impl SparqlBackend for HttpBackend {
         self.shared.deadline.set(deadline);
     }
 
+    fn read_graphs(&self) -> Option<Vec<spargebra::term::NamedNode>> {
+        let graphs = &self.shared.options.default_graphs;
+        (!graphs.is_empty()).then(|| {
+            graphs
+                .iter()
+                .map(|g| spargebra::term::NamedNode::new_unchecked(g.as_str()))
+                .collect()
+        })
+    }
+
     fn politeness(&self) -> PolitenessReport {
         PolitenessReport {
             waited: self.shared.politeness.waited(),

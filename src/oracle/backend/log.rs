@@ -90,6 +90,10 @@ impl<B: SparqlBackend> SparqlBackend for QueryLog<B> {
         self.inner.set_deadline(deadline)
     }
 
+    fn read_graphs(&self) -> Option<Vec<spargebra::term::NamedNode>> {
+        self.inner.read_graphs()
+    }
+
     fn politeness(&self) -> PolitenessReport {
         self.inner.politeness()
     }

@@ -95,6 +95,13 @@ pub trait SparqlBackend: Send + Sync {
     /// request's timeout is cut to what is left. The default ignores it.
     fn set_deadline(&self, _deadline: Option<std::time::Instant>) {}
 
+    /// The graphs queries read as their default graph, when the backend chooses them
+    /// (`default-graph-uri`, `FROM`): an update whose `WHERE` must read what queries read
+    /// names them with `USING`. `None`: the store's own default graph.
+    fn read_graphs(&self) -> Option<Vec<spargebra::term::NamedNode>> {
+        None
+    }
+
     /// Time spent waiting for the politeness delay and the delay in force (zero for
     /// backends without one).
     fn politeness(&self) -> PolitenessReport {
@@ -124,6 +131,10 @@ macro_rules! forwarding_backend {
 
             fn set_deadline(&self, deadline: Option<std::time::Instant>) {
                 (**self).set_deadline(deadline)
+            }
+
+            fn read_graphs(&self) -> Option<Vec<spargebra::term::NamedNode>> {
+                (**self).read_graphs()
             }
 
             fn politeness(&self) -> PolitenessReport {

@@ -9,6 +9,7 @@ mod shapes;
 mod successors;
 mod truth;
 
+pub(crate) use build::{and_all, filter};
 pub use compile::{ClassAtoms, Compiler, Polarity, SUBJECT};
 pub use fixed::{FIXED_QUERIES, fill_in_list, fill_values, fixed_query};
 pub use generate::CandidateSource;

@@ -1,0 +1,374 @@
+//! "These individuals", for applying a model: the instances of a class expression, the
+//! answers of a SELECT query, every individual of the KB (asked for by name), or a list.
+//! The store lists them page by page, keyed (see [`crate::oracle::sparql::pages`]), so
+//! memory and each answer's size are bounded by the page, never by the KB, and no row cap
+//! can cut a page short.
+
+use std::collections::VecDeque;
+
+use oxigraph::model::{NamedNode, Term};
+use spargebra::Query;
+use spargebra::algebra::{Expression, GraphPattern};
+use spargebra::term::Variable;
+
+use super::{KnowledgeBase, KnowledgeBaseError};
+use crate::concept::{Concept, Iri};
+use crate::oracle::sparql::pages::{count_query, page_query};
+use crate::oracle::sparql::{CandidateSource, SUBJECT};
+use crate::oracle::OracleError;
+
+/// Which individuals a model is applied to.
+#[derive(Clone, Debug)]
+pub enum Candidates {
+    /// The closed-world instances of a class expression (listed from its seeds: the store
+    /// finds them by index; see [`crate::oracle::sparql::Compiler::candidate_sources`]).
+    Instances(Concept),
+    /// The IRIs a SELECT query binds to its one variable.
+    Query(ScopeQuery),
+    /// Every individual of the active domain: a full scan, only when asked for by name.
+    WholeKb,
+    /// These individuals (e.g. a problem's examples).
+    Listed(Vec<Iri>),
+}
+
+/// A user's `SELECT ?v WHERE { … }` with one projected variable, as a pattern binding `?x`.
+#[derive(Clone, Debug)]
+pub struct ScopeQuery {
+    pub text: String,
+    /// Binds [`SUBJECT`] to the query's answers (the query is a sub-select inside it).
+    pub pattern: GraphPattern,
+}
+
+impl ScopeQuery {
+    /// Parses and checks `text`: a SELECT projecting exactly one variable, without `FROM`
+    /// (the graphs read are the KB's: `--read-graph`).
+    pub fn parse(text: &str) -> Result<Self, KnowledgeBaseError> {
+        let bad = |message: String| KnowledgeBaseError::ScopeQuery {
+            query: text.to_owned(),
+            message,
+        };
+        let query = spargebra::SparqlParser::new()
+            .parse_query(text)
+            .map_err(|e| bad(e.to_string()))?;
+        let Query::Select {
+            dataset, pattern, ..
+        } = query
+        else {
+            return Err(bad("expected a SELECT query".into()));
+        };
+        if dataset.is_some() {
+            return Err(bad(
+                "FROM / FROM NAMED are not supported here: the query reads the KB's graphs \
+                 (choose them with --read-graph)"
+                    .into(),
+            ));
+        }
+        let variables = projected(&pattern);
+        let [v] = variables.as_slice() else {
+            return Err(bad(format!(
+                "expected one projected variable (the individuals), found {}",
+                if variables.is_empty() {
+                    "none (SELECT * is not allowed)".to_owned()
+                } else {
+                    variables
+                        .iter()
+                        .map(|v| v.to_string())
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                }
+            )));
+        };
+        let x = Variable::new_unchecked(SUBJECT);
+        let pattern = if *v == x {
+            pattern
+        } else {
+            // `{ SELECT (?v AS ?x) { … } }`: only `?x` is visible outside.
+            GraphPattern::Project {
+                inner: Box::new(GraphPattern::Extend {
+                    inner: Box::new(pattern),
+                    variable: x.clone(),
+                    expression: Expression::Variable(v.clone()),
+                }),
+                variables: vec![x],
+            }
+        };
+        Ok(ScopeQuery {
+            text: text.to_owned(),
+            pattern,
+        })
+    }
+}
+
+/// The variables a SELECT's algebra projects (through `DISTINCT`, `LIMIT`, …).
+fn projected(p: &GraphPattern) -> Vec<Variable> {
+    match p {
+        GraphPattern::Project { variables, .. } => variables.clone(),
+        GraphPattern::Distinct { inner }
+        | GraphPattern::Reduced { inner }
+        | GraphPattern::Slice { inner, .. }
+        | GraphPattern::OrderBy { inner, .. } => projected(inner),
+        _ => Vec::new(),
+    }
+}
+
+impl KnowledgeBase {
+    /// The pages of `candidates`, each at most `page_size` IRIs, sorted, none repeated
+    /// across pages. Fails at once (naming the alternatives) for a class expression whose
+    /// instances only a full scan could list.
+    pub fn candidate_pages(
+        &self,
+        candidates: &Candidates,
+        page_size: usize,
+    ) -> Result<CandidatePages<'_>, KnowledgeBaseError> {
+        let page_size = page_size.max(1);
+        let (streams, filter) = match candidates {
+            Candidates::Listed(iris) => {
+                let mut iris = iris.clone();
+                iris.sort();
+                iris.dedup();
+                return Ok(CandidatePages {
+                    kb: self,
+                    page_size,
+                    streams: Vec::new(),
+                    listed: iris.into(),
+                    filter: None,
+                });
+            }
+            Candidates::Instances(c) => (self.sources_of(c)?, Some(c.clone())),
+            Candidates::Query(q) => (
+                vec![CandidateSource {
+                    pattern: q.pattern.clone(),
+                    within_domain: true,
+                }],
+                None,
+            ),
+            Candidates::WholeKb => (self.compiler().active_domain_sources(&[]), None),
+        };
+        Ok(CandidatePages {
+            kb: self,
+            page_size,
+            streams: streams.into_iter().map(Stream::new).collect(),
+            listed: VecDeque::new(),
+            filter,
+        })
+    }
+
+    /// An upper bound of how many candidates there are (for progress and ETA): the sum
+    /// over the sources of their distinct bindings, before any membership check.
+    pub fn count_candidates(&self, candidates: &Candidates) -> Result<u64, KnowledgeBaseError> {
+        let sources = match candidates {
+            Candidates::Listed(iris) => return Ok(iris.len() as u64),
+            Candidates::Instances(c) => self.sources_of(c)?,
+            Candidates::Query(q) => vec![CandidateSource {
+                pattern: q.pattern.clone(),
+                within_domain: true,
+            }],
+            Candidates::WholeKb => self.compiler().active_domain_sources(&[]),
+        };
+        let x = Variable::new_unchecked(SUBJECT);
+        let mut total = 0;
+        for s in sources {
+            let table = self
+                .oracle
+                .inner()
+                .select(&count_query(s.pattern, &x))
+                .map_err(KnowledgeBaseError::Oracle)?;
+            total += table
+                .column_values("n")
+                .next()
+                .and_then(|t| match t {
+                    Term::Literal(l) => l.value().parse::<u64>().ok(),
+                    _ => None,
+                })
+                .unwrap_or(0);
+        }
+        Ok(total)
+    }
+
+    /// The sources listing `c`'s candidates, or the refusal naming the alternatives.
+    pub(crate) fn sources_of(&self, c: &Concept) -> Result<Vec<CandidateSource>, KnowledgeBaseError> {
+        self.oracle
+            .inner()
+            .check_concept(c)
+            .map_err(KnowledgeBaseError::Oracle)?;
+        self.compiler()
+            .candidate_sources(c)
+            .ok_or_else(|| KnowledgeBaseError::Unbounded {
+                concept: self.manchester(c),
+            })
+    }
+
+    pub(crate) fn compiler(&self) -> crate::oracle::sparql::Compiler<'_> {
+        self.oracle.inner().compiler()
+    }
+}
+
+/// One source listed in key order, a page at a time.
+struct Stream {
+    source: CandidateSource,
+    after: Option<String>,
+    buffer: VecDeque<String>,
+    exhausted: bool,
+}
+
+impl Stream {
+    fn new(source: CandidateSource) -> Self {
+        Stream {
+            source,
+            after: None,
+            buffer: VecDeque::new(),
+            exhausted: false,
+        }
+    }
+
+    /// Reads the next page when the buffer is empty.
+    fn fill(&mut self, kb: &KnowledgeBase, page: usize) -> Result<(), OracleError> {
+        if !self.buffer.is_empty() || self.exhausted {
+            return Ok(());
+        }
+        let x = Variable::new_unchecked(SUBJECT);
+        let q = page_query(self.source.pattern.clone(), &x, self.after.as_deref(), page);
+        let table = kb.oracle.inner().select(&q)?;
+        let iris: Vec<String> = table
+            .column_values(SUBJECT)
+            .filter_map(|t| match t {
+                Term::NamedNode(n) => Some(n.as_str().to_owned()),
+                _ => None,
+            })
+            .collect();
+        self.exhausted = iris.len() < page;
+        // A store that ignores the key filter would send the same page forever.
+        if let (Some(after), Some(first)) = (&self.after, iris.first())
+            && first.as_str() <= after.as_str()
+        {
+            return Err(OracleError::Backend {
+                backend: kb.oracle.inner().backend().name(),
+                message: format!(
+                    "paging does not advance: after the key {after} the store answered {first}"
+                ),
+                query: q.to_string(),
+            });
+        }
+        self.after = iris.last().cloned().or(self.after.take());
+        self.buffer.extend(iris);
+        Ok(())
+    }
+}
+
+/// The pages of a [`Candidates`] (an iterator of `Result<Vec<Iri>, _>`).
+pub struct CandidatePages<'kb> {
+    kb: &'kb KnowledgeBase,
+    page_size: usize,
+    streams: Vec<Stream>,
+    listed: VecDeque<Iri>,
+    /// Keep only the instances of this concept (the candidates are its seeds' bindings).
+    filter: Option<Concept>,
+}
+
+impl CandidatePages<'_> {
+    /// The next `page_size` candidates merged from every stream, in key order, each once,
+    /// with whether some stream that found it lists only individuals of the active domain.
+    fn merged(&mut self) -> Result<Vec<(String, bool)>, OracleError> {
+        let mut out: Vec<(String, bool)> = Vec::new();
+        while out.len() < self.page_size {
+            for s in &mut self.streams {
+                s.fill(self.kb, self.page_size)?;
+            }
+            let Some(head) = self
+                .streams
+                .iter()
+                .filter_map(|s| s.buffer.front())
+                .min()
+                .cloned()
+            else {
+                break;
+            };
+            let mut within = false;
+            for s in &mut self.streams {
+                if s.buffer.front() == Some(&head) {
+                    s.buffer.pop_front();
+                    within |= s.source.within_domain;
+                }
+            }
+            out.push((head, within));
+        }
+        Ok(out)
+    }
+
+    fn next_page(&mut self) -> Result<Option<Vec<Iri>>, KnowledgeBaseError> {
+        if self.streams.is_empty() {
+            let n = self.page_size.min(self.listed.len());
+            let page: Vec<Iri> = self.listed.drain(..n).collect();
+            return Ok((!page.is_empty()).then_some(page));
+        }
+        loop {
+            let merged = self.merged().map_err(KnowledgeBaseError::Oracle)?;
+            if merged.is_empty() {
+                return Ok(None);
+            }
+            let sig = self.kb.signature();
+            let (mut page, unsure): (Vec<(String, bool)>, Vec<(String, bool)>) =
+                merged.into_iter().partition(|(_, within)| *within);
+            if !unsure.is_empty() {
+                let unsure: Vec<String> = unsure.into_iter().map(|(i, _)| i).collect();
+                page.extend(self.in_domain(&unsure)?.into_iter().map(|i| (i, true)));
+            }
+            let mut page: Vec<Iri> = page
+                .into_iter()
+                .map(|(i, _)| Iri::new(i))
+                .filter(|i| sig.may_be_individual(i))
+                .collect();
+            page.sort();
+            if let Some(c) = &self.filter {
+                let p = self.kb.page(page);
+                let members = p
+                    .oracle()
+                    .covered(c, &p.all())
+                    .map_err(KnowledgeBaseError::Oracle)?;
+                page = p.oracle().signature().iris_of(&members).cloned().collect();
+            }
+            // A page whose candidates were all filtered out: read on.
+            if !page.is_empty() {
+                return Ok(Some(page));
+            }
+        }
+    }
+
+    /// Which of `iris` are individuals of the active domain.
+    fn in_domain(&self, iris: &[String]) -> Result<Vec<String>, KnowledgeBaseError> {
+        let nodes: Vec<NamedNode> = iris.iter().map(NamedNode::new_unchecked).collect();
+        let mut inside = Vec::new();
+        for query in self.kb.compiler().in_domain_queries(&nodes, &[]) {
+            let table = self
+                .kb
+                .oracle
+                .inner()
+                .select(&query)
+                .map_err(KnowledgeBaseError::Oracle)?;
+            inside.extend(table.column_values(SUBJECT).filter_map(|t| match t {
+                Term::NamedNode(n) => Some(n.as_str().to_owned()),
+                _ => None,
+            }));
+        }
+        inside.sort();
+        inside.dedup();
+        Ok(inside)
+    }
+}
+
+impl Iterator for CandidatePages<'_> {
+    type Item = Result<Vec<Iri>, KnowledgeBaseError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        match self.next_page() {
+            Ok(Some(page)) => Some(Ok(page)),
+            Ok(None) => None,
+            Err(e) => {
+                // Stop after an error: the caller decides whether to retry the whole run.
+                self.streams.clear();
+                self.listed.clear();
+                Some(Err(e))
+            }
+        }
+    }
+}
