@@ -8,6 +8,9 @@
 
 /// The namespace of the vocabulary (`oxl:`).
 pub const NS: &str = "https://w3id.org/oxilearn/ns#";
+/// The prefix of the IRIs oxilearn mints (models, runs, predictions, staging graphs): never
+/// individuals of a KB.
+pub const OWN_PREFIX: &str = "urn:oxilearn:";
 /// PROV-O.
 pub const PROV: &str = "http://www.w3.org/ns/prov#";
 

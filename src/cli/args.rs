@@ -613,25 +613,52 @@ pub struct CvArgs {
 
 /// `predict`: which individuals, from which KB, with which model.
 #[derive(Debug, Args)]
-#[command(group(clap::ArgGroup::new("which").args(["individuals", "class", "all"]).multiple(false)))]
+#[command(group(clap::ArgGroup::new("which").args(["individuals", "scope", "scope_query", "all", "whole_kb"]).multiple(false)))]
 pub struct PredictArgs {
     #[command(flatten)]
     pub kb: KbArgs,
     /// The saved model (`learn --save-model`).
     #[arg(long, value_name = "FILE")]
     pub model: PathBuf,
-    /// Predict the examples (positives and negatives) of these problems.
-    #[arg(long, value_name = "LPFILE")]
-    pub individuals: Option<PathBuf>,
-    /// Predict the instances of this class expression.
-    #[arg(long, value_name = "EXPR")]
-    pub class: Option<String>,
-    /// Predict every individual of the KB (the default).
-    #[arg(long)]
+    #[command(flatten)]
+    pub apply: ApplyArgs,
+    /// Every individual of the KB: the former default, now `--whole-kb`.
+    #[arg(long, hide = true)]
     pub all: bool,
-    /// One JSON document `{model, predictions}` on stdout.
+    /// One JSON document `{model, predictions}` on stdout (streamed as pages are answered).
     #[arg(long)]
     pub json: bool,
+}
+
+/// Which individuals a model is applied to (`predict`, `enrich`), and how the run is paged.
+/// Without any of `--scope`, `--scope-query`, `--individuals` or `--whole-kb`: the model's
+/// own support where it has one (a class expression; a TBC model with closed-world features
+/// under which "no feature holds" means "not a member"), else the command asks for one.
+#[derive(Debug, Args, Clone)]
+pub struct ApplyArgs {
+    /// The instances of this class expression (Manchester or DL syntax), listed by the store.
+    #[arg(
+        long,
+        value_name = "EXPR",
+        alias = "class",
+        conflicts_with_all = ["scope_query", "individuals"]
+    )]
+    pub scope: Option<String>,
+    /// The IRIs a SPARQL `SELECT ?v WHERE { … }` binds to its one variable (`@FILE` reads
+    /// the query from FILE); listed page by page, keyed, so no row cap truncates it.
+    #[arg(long, value_name = "SPARQL", conflicts_with = "individuals")]
+    pub scope_query: Option<String>,
+    /// The examples (positives and negatives) of these problems.
+    #[arg(long, value_name = "LPFILE")]
+    pub individuals: Option<PathBuf>,
+    /// Individuals per page (per request where the store evaluates the model); endpoints
+    /// cap it below --max-rows.
+    #[arg(long, value_name = "N", default_value_t = crate::enrich::apply::DEFAULT_PAGE)]
+    pub page_size: usize,
+    /// Stop after this many seconds (0: no limit). `enrich` then writes nothing; `predict`
+    /// fails after the pages it printed.
+    #[arg(long, value_name = "SECS", default_value_t = 0.0)]
+    pub max_runtime: f64,
 }
 
 /// `enrich`: where predictions go and which.
@@ -664,12 +691,8 @@ pub struct EnrichArgs {
     /// least this (default: the model's own decision).
     #[arg(long, value_name = "P")]
     pub threshold: Option<f64>,
-    /// Only the instances of this class expression (default: every individual).
-    #[arg(long, value_name = "EXPR", conflicts_with = "individuals")]
-    pub scope: Option<String>,
-    /// Only the examples (positives and negatives) of these problems.
-    #[arg(long, value_name = "LPFILE")]
-    pub individuals: Option<PathBuf>,
+    #[command(flatten)]
+    pub apply: ApplyArgs,
     /// Write nothing; print what would be written (counts and a sample).
     #[arg(long)]
     pub dry_run: bool,

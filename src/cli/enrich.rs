@@ -2,28 +2,24 @@
 //! file (`--kb … --out`) or of a store behind a SPARQL Update endpoint (`--endpoint …
 //! --update-endpoint`). See [`crate::enrich`] for what is written and how it stays atomic.
 
-use std::io::IsTerminal;
 use std::time::Instant;
 
 use anyhow::{Context, bail};
-use indicatif::{ProgressBar, ProgressStyle};
-use oxigraph::model::{NamedNode, Quad};
+use oxigraph::model::NamedNode;
 use serde::Serialize;
 
 use super::args::{EnrichArgs, ModeArg};
-use super::predict::{scope_for, selected};
-use super::{kb_source, model_file, print_json};
-use crate::KnowledgeBase;
+use super::{apply_scope, kb_source, model_file, print_json};
+use crate::enrich::apply::{self, ApplyOptions};
+use crate::enrich::build::{member_quads, provenance_quads};
 use crate::enrich::endpoint::UpdateEndpoint;
-use crate::enrich::{
-    Enrichment, Mode, ModelIdentity, WriteReport, enrichment_quads, file, is_predicted_member,
-    store,
-};
-use crate::learn::Prediction;
-use crate::oracle::IndividualSet;
+use crate::enrich::staged::{Staged, UpdateTarget};
+use crate::enrich::store::StoreTarget;
+use crate::enrich::{Enrichment, Mode, ModelIdentity, WriteReport, file, is_predicted_member};
+use crate::learn::{Model, Prediction};
+use crate::oracle::{MembershipOracle, Semantics};
+use crate::{Candidates, KnowledgeBase};
 
-/// Individuals per oracle call (the progress bar moves per chunk).
-const CHUNK: usize = 1000;
 /// Triples shown by `--dry-run`.
 const SAMPLE: usize = 10;
 
@@ -34,8 +30,12 @@ struct Summary {
     model: String,
     mode: &'static str,
     dry_run: bool,
-    individuals_in_scope: usize,
+    /// Individuals the model was asked about (`null` where the store evaluated the model
+    /// itself and only its members were counted).
+    individuals_in_scope: Option<usize>,
     predicted_members: usize,
+    /// The crisp model was evaluated by the store (`INSERT … WHERE`), not page by page here.
+    evaluated_in_store: bool,
     /// This run's triples (typings, predictions, provenance).
     triples: usize,
     /// What the write changed (absent for a dry run).
@@ -47,6 +47,16 @@ struct Summary {
     seconds_predicting: f64,
     seconds_writing: f64,
     #[serde(skip_serializing_if = "Vec::is_empty")]
+    sample: Vec<String>,
+}
+
+/// What applying the model staged.
+struct Staging {
+    individuals: Option<usize>,
+    members: usize,
+    in_store: bool,
+    /// This run's triples (known here for a dry run; counted by the store otherwise).
+    triples: usize,
     sample: Vec<String>,
 }
 
@@ -70,16 +80,17 @@ pub fn run(args: EnrichArgs) -> anyhow::Result<()> {
             "say where to write: --out FILE (with --kb), --update-endpoint URL (with --endpoint), or --dry-run"
         );
     }
-    let scope = scope_for(&args.kb, args.individuals.as_deref())?;
-    let kb = kb_source::open_kb(&args.kb, None, scope)?;
+    if let Some(out) = &args.out {
+        // Refuse a bad file name before anything is read.
+        file::dataset_format(out)?;
+    }
+    let kb = apply_scope::open(&args.kb, &args.apply)?;
     let (loaded, text) = model_file::load_with_text(&args.model, &kb)?;
     let identity = ModelIdentity::of(&text, &loaded, kb.vocabulary());
     let class = target_class(args.target_class.as_deref(), &identity)?;
-    let individuals = selected(&kb, args.individuals.as_deref(), args.scope.as_deref())?;
-    let predicting = Instant::now();
-    let predictions = predict(&kb, loaded.model.as_ref(), &individuals)?;
-    let seconds_predicting = predicting.elapsed().as_secs_f64();
-    let members = predicted_members(&kb, predictions, args.threshold)?;
+    let model = loaded.model.as_ref();
+    let candidates =
+        apply_scope::candidates(&kb, &args.apply, args.kb.whole_kb, model, args.threshold)?;
     let run = Enrichment {
         model: &identity,
         class: class.clone(),
@@ -87,17 +98,52 @@ pub fn run(args: EnrichArgs) -> anyhow::Result<()> {
         threshold: args.threshold,
         ended_at: args.record_time.then(now_xsd_datetime),
     };
-    let scored = loaded.model.is_scored();
-    let quads = enrichment_quads(&run, &members, scored);
     let mode = match args.mode {
         ModeArg::Replace => Mode::Replace,
         ModeArg::Append => Mode::Append,
     };
+    let cancel = super::learner::cancel_flag();
+    let bar = apply_scope::progress_bar(
+        apply_scope::estimated_total(&kb, &candidates),
+        "applying the model",
+    );
+    let progress = |done: usize| bar.set_position(done as u64);
+    let options = ApplyOptions {
+        page_size: apply_scope::page_size(&args.kb, &args.apply),
+        deadline: apply_scope::deadline(&args.apply)?,
+        cancel: Some(&cancel),
+        progress: &progress,
+    };
+    kb.oracle().set_deadline(options.deadline);
+    let target = target(&args, &kb)?;
+    let predicting = Instant::now();
+    let (staging, written) = match &target {
+        None => (dry_run(&kb, model, &candidates, &run, &options)?, None),
+        Some(target) => {
+            let mut staged =
+                Staged::begin(target.as_ref(), &graph, mode, args.force, args.chunk_size)?;
+            let staging = stage(&kb, model, &candidates, &run, &options, &mut staged, &args)?;
+            // Last: on a store whose default graph shows every graph, the run's own
+            // resources stay out of what the pages read.
+            staged.insert(&provenance_quads(&run))?;
+            let report = staged.finish()?;
+            (staging, Some(report))
+        }
+    };
+    bar.finish_and_clear();
+    let seconds_predicting = predicting.elapsed().as_secs_f64();
     let writing = Instant::now();
-    let (destination, written) = if args.dry_run {
-        (dry_run_destination(&args), None)
-    } else {
-        write(&args, &kb, &graph, &quads, mode)?
+    let destination = match (&args.out, &args.update_endpoint) {
+        (Some(out), _) if !args.dry_run => {
+            let store = kb
+                .store()
+                .context("--out needs the KB loaded from files (--kb)")?;
+            file::write_dataset_file(store, out)?;
+            out.display().to_string()
+        }
+        (Some(out), _) => out.display().to_string(),
+        (None, Some(url)) => url.clone(),
+        (None, None) => "(dry run)".into(),
     };
     let summary = Summary {
         graph: graph.as_str().to_owned(),
@@ -108,25 +154,127 @@ pub fn run(args: EnrichArgs) -> anyhow::Result<()> {
             Mode::Append => "append",
         },
         dry_run: args.dry_run,
-        individuals_in_scope: individuals.len(),
-        predicted_members: members.len(),
-        triples: quads.len(),
+        individuals_in_scope: staging.individuals,
+        predicted_members: staging.members,
+        evaluated_in_store: staging.in_store,
+        triples: written.map_or(staging.triples, |w| w.this_run),
         written,
         destination,
         seconds: started.elapsed().as_secs_f64(),
         seconds_predicting,
         seconds_writing: writing.elapsed().as_secs_f64(),
-        sample: if args.dry_run {
-            quads
-                .iter()
-                .take(SAMPLE)
-                .map(|q| format!("{q} ."))
-                .collect()
-        } else {
-            Vec::new()
-        },
+        sample: staging.sample,
     };
     print_summary(&summary, args.json)
+}
+
+/// Where the triples go: the in-memory store of `--kb` (then the file), the update
+/// endpoint, or nowhere (a dry run).
+fn target(args: &EnrichArgs, kb: &KnowledgeBase) -> anyhow::Result<Option<Box<dyn UpdateTarget>>> {
+    if args.dry_run {
+        return Ok(None);
+    }
+    if args.out.is_some() {
+        let store = kb
+            .store()
+            .context("--out needs the KB loaded from files (--kb)")?;
+        return Ok(Some(Box::new(StoreTarget(store.clone()))));
+    }
+    let (Some(url), Some(query)) = (&args.update_endpoint, &args.kb.endpoint) else {
+        bail!("give --out FILE (with --kb) or --update-endpoint URL (with --endpoint)");
+    };
+    Ok(Some(Box::new(UpdateEndpoint::new(
+        kb_source::http_options(&args.kb, query)?,
+        url,
+    )?)))
+}
+
+/// Stages the members: a crisp closed-world concept at an endpoint is evaluated by the
+/// store itself; everything else page by page here.
+fn stage(
+    kb: &KnowledgeBase,
+    model: &dyn Model,
+    candidates: &Candidates,
+    run: &Enrichment<'_>,
+    options: &ApplyOptions<'_>,
+    staged: &mut Staged<'_>,
+    args: &EnrichArgs,
+) -> anyhow::Result<Staging> {
+    let in_store = model.concept().filter(|c| {
+        !model.is_scored()
+            && model.semantics() == Semantics::Closed
+            && args.update_endpoint.is_some()
+            && !matches!(candidates, Candidates::Listed(_))
+            && apply::can_stage_in_store(kb, c)
+    });
+    if let Some(concept) = in_store {
+        apply::stage_in_store(kb, staged, concept, candidates, &run.class, options)?;
+        return Ok(Staging {
+            individuals: None,
+            members: staged.typed(&run.class)?,
+            in_store: true,
+            triples: 0,
+            sample: Vec::new(),
+        });
+    }
+    let scored = model.is_scored();
+    let mut members = 0;
+    let individuals = apply::apply_paged(kb, model, candidates, options, &mut |page| {
+        let chosen = chosen(page, run.threshold);
+        members += chosen.len();
+        staged.insert(&member_quads(run, &chosen, scored))
+    })?;
+    Ok(Staging {
+        individuals: Some(individuals),
+        members,
+        in_store: false,
+        triples: 0,
+        sample: Vec::new(),
+    })
+}
+
+/// Counts what a run would write, keeping the first triples as a sample.
+fn dry_run(
+    kb: &KnowledgeBase,
+    model: &dyn Model,
+    candidates: &Candidates,
+    run: &Enrichment<'_>,
+    options: &ApplyOptions<'_>,
+) -> anyhow::Result<Staging> {
+    let scored = model.is_scored();
+    let provenance = provenance_quads(run);
+    let mut sample: Vec<String> = provenance
+        .iter()
+        .take(SAMPLE)
+        .map(|q| format!("{q} ."))
+        .collect();
+    let (mut members, mut triples) = (0, provenance.len());
+    let individuals = apply::apply_paged(kb, model, candidates, options, &mut |page| {
+        let chosen = chosen(page, run.threshold);
+        members += chosen.len();
+        let quads = member_quads(run, &chosen, scored);
+        triples += quads.len();
+        let room = SAMPLE.saturating_sub(sample.len());
+        sample.extend(quads.iter().take(room).map(|q| format!("{q} .")));
+        Ok(())
+    })?;
+    Ok(Staging {
+        individuals: Some(individuals),
+        members,
+        in_store: false,
+        triples,
+        sample,
+    })
+}
+
+/// The predicted members of a page.
+fn chosen(
+    page: Vec<(NamedNode, Prediction)>,
+    threshold: Option<f64>,
+) -> Vec<(NamedNode, Prediction)> {
+    page.into_iter()
+        .filter(|(_, p)| is_predicted_member(p, threshold))
+        .collect()
 }
 
 /// `--target-class`, else the model's trained class, else a clear error.
@@ -148,93 +296,23 @@ fn target_class(given: Option<&str>, identity: &ModelIdentity) -> anyhow::Result
     }
 }
 
-/// The model's predictions, asked a chunk at a time with a progress bar on long runs.
-fn predict(
-    kb: &KnowledgeBase,
-    model: &dyn crate::learn::Model,
-    individuals: &IndividualSet,
-) -> anyhow::Result<Vec<Prediction>> {
-    let ids: Vec<_> = individuals.iter().collect();
-    let bar = progress_bar(ids.len(), "predicting");
-    let mut out = Vec::with_capacity(ids.len());
-    for chunk in ids.chunks(CHUNK) {
-        let part = IndividualSet::from_ids(individuals.universe(), chunk.iter().copied());
-        out.extend(model.predict_within(kb.oracle(), &part, individuals)?);
-        bar.inc(chunk.len() as u64);
-    }
-    bar.finish_and_clear();
-    Ok(out)
-}
-
-/// The predicted members with their IRIs.
-fn predicted_members(
-    kb: &KnowledgeBase,
-    predictions: Vec<Prediction>,
-    threshold: Option<f64>,
-) -> anyhow::Result<Vec<(NamedNode, Prediction)>> {
-    let sig = kb.signature();
-    predictions
-        .into_iter()
-        .filter(|p| is_predicted_member(p, threshold))
-        .map(|p| {
-            let iri = sig
-                .individual_iri(p.individual)
-                .with_context(|| format!("individual {:?} has no IRI in the KB", p.individual))?;
-            Ok((NamedNode::new_unchecked(iri.as_str()), p))
-        })
-        .collect()
-}
-
-/// Writes to the file or the endpoint; the destination and what changed.
-fn write(
-    args: &EnrichArgs,
-    kb: &KnowledgeBase,
-    graph: &NamedNode,
-    quads: &[Quad],
-    mode: Mode,
-) -> anyhow::Result<(String, Option<WriteReport>)> {
-    if let Some(out) = &args.out {
-        // Refuse a bad file name before touching anything.
-        file::dataset_format(out)?;
-        let kb_store = kb
-            .store()
-            .context("--out needs the KB loaded from files (--kb)")?;
-        let report = store::write_to_store(kb_store, graph, quads, mode, args.force)?;
-        file::write_dataset_file(kb_store, out)?;
-        return Ok((out.display().to_string(), Some(report)));
-    }
-    let (Some(url), Some(query)) = (&args.update_endpoint, &args.kb.endpoint) else {
-        bail!("give --out FILE (with --kb) or --update-endpoint URL (with --endpoint)");
-    };
-    let mut endpoint = UpdateEndpoint::new(kb_source::http_options(&args.kb, query)?, url)?;
-    endpoint.chunk = args.chunk_size.max(1);
-    let bar = progress_bar(quads.len(), "writing");
-    let report = endpoint.write(graph, quads, mode, args.force, &|done, _| {
-        bar.set_position(done as u64)
-    })?;
-    bar.finish_and_clear();
-    Ok((url.clone(), Some(report)))
-}
-
-fn dry_run_destination(args: &EnrichArgs) -> String {
-    match (&args.out, &args.update_endpoint) {
-        (Some(out), _) => out.display().to_string(),
-        (None, Some(url)) => url.clone(),
-        (None, None) => "(dry run)".into(),
-    }
-}
-
 fn print_summary(s: &Summary, json: bool) -> anyhow::Result<()> {
     if json {
         return print_json(s);
     }
     let verb = if s.dry_run { "would write" } else { "wrote" };
-    outln!(
-        "{} individuals in scope, {} predicted members of <{}>",
-        s.individuals_in_scope,
-        s.predicted_members,
-        s.target_class
-    );
+    match s.individuals_in_scope {
+        Some(n) => outln!(
+            "{n} individuals in scope, {} predicted members of <{}>",
+            s.predicted_members,
+            s.target_class
+        ),
+        None => outln!(
+            "{} members of <{}> (the store evaluated the model)",
+            s.predicted_members,
+            s.target_class
+        ),
+    }
     match &s.written {
         Some(w) => outln!(
             "{verb} {} triples into <{}> at {} ({} added, {} removed, {} in the graph) in {:.2} s",
@@ -258,19 +336,6 @@ fn print_summary(s: &Summary, json: bool) -> anyhow::Result<()> {
         outln!("  {line}");
     }
     Ok(())
-}
-
-/// A bar on stderr for runs of more than a chunk, when stderr is a terminal.
-fn progress_bar(total: usize, what: &str) -> ProgressBar {
-    if total <= CHUNK || !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::new(total as u64);
-    if let Ok(style) = ProgressStyle::with_template("{spinner} {elapsed} {msg} {pos}/{len}") {
-        bar.set_style(style);
-    }
-    bar.set_message(what.to_owned());
-    bar
 }
 
 /// Now as `xsd:dateTime` in UTC (`2026-12-03T10:04:05Z`).

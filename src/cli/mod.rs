@@ -8,6 +8,7 @@ macro_rules! outln {
     }};
 }
 
+mod apply_scope;
 mod args;
 mod bench;
 mod bench_forest;

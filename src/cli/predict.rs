@@ -1,26 +1,23 @@
-//! `oxilearn predict`: apply a saved model to individuals of a KB (files or an endpoint):
-//! every individual (default), the examples of a problem file, or the instances of a class
-//! expression. Text output streams a line per individual as each chunk is answered;
-//! `--json` is one document `{model, predictions: [{individual, member, score?,
-//! probability?, interval?, degree?, label?}]}` with individuals as full IRIs.
+//! `oxilearn predict`: apply a saved model to individuals of a KB (files or an endpoint),
+//! page by page at the cost of the answer: the instances of `--scope`, the answers of
+//! `--scope-query`, the examples of `--individuals`, every individual with `--whole-kb`, or
+//! by default the model's own support (see [`super::apply_scope`]). Text output is a line
+//! per individual, printed as each page is answered; `--json` is one document `{model,
+//! predictions: [{individual, member, score?, probability?, interval?, degree?, label?}]}`
+//! with individuals as full IRIs, streamed the same way. Individuals come in IRI order.
 
 use std::io::Write;
-use std::path::Path;
 
-use anyhow::Context;
+use oxigraph::model::NamedNode;
 use serde::Serialize;
 
+use super::apply_scope;
 use super::args::PredictArgs;
-use super::kb_source;
 use super::model_file;
-use super::print_json;
-use super::problems::load_selected;
-use crate::KnowledgeBase;
+use crate::enrich::EnrichError;
+use crate::enrich::apply::{ApplyOptions, apply_paged};
 use crate::learn::Prediction;
-use crate::oracle::{IndividualSet, MembershipOracle};
-
-/// Individuals per oracle call in text mode (each chunk is printed as soon as it is known).
-const CHUNK: usize = 1000;
+use crate::oracle::MembershipOracle;
 
 #[derive(Serialize)]
 pub(super) struct ModelJson {
@@ -44,105 +41,99 @@ pub(super) struct PredictJson {
     pub predictions: Vec<PredictionJson>,
 }
 
-/// The individuals the command asks about. `--class` and `--all` (the default) answer over the
-/// whole active domain, as `instances` does: that is the question asked, not part of learning;
-/// `--individuals` costs what its examples cost.
-pub(super) fn selected(
-    kb: &KnowledgeBase,
-    individuals: Option<&Path>,
-    class: Option<&str>,
-) -> anyhow::Result<IndividualSet> {
-    let sig = kb.signature();
-    if let Some(path) = individuals {
-        let problems = load_selected(path, &[])?;
-        let mut set = IndividualSet::empty(sig.individual_count());
-        for p in &problems {
-            let (pos, neg) = kb.example_sets(p)?;
-            set.union_with(&pos);
-            set.union_with(&neg);
-        }
-        return Ok(set);
-    }
-    if let Some(text) = class {
-        let c = kb.parse_concept(text)?;
-        return Ok(kb.oracle().covered(&c, &sig.all_individuals())?);
-    }
-    Ok(sig.all_individuals())
-}
-
-/// The scope the KB is opened over: `--individuals` reads only those individuals and their
-/// neighbourhood; otherwise every individual.
-pub(super) fn scope_for(
-    kb: &super::args::KbArgs,
-    individuals: Option<&Path>,
-) -> anyhow::Result<crate::oracle::IndividualScope> {
-    Ok(match individuals {
-        Some(path) => kb_source::learning_scope(kb, &load_selected(path, &[])?, false),
-        None => crate::oracle::IndividualScope::ActiveDomain,
-    })
-}
-
 pub fn run(args: PredictArgs) -> anyhow::Result<()> {
-    let scope = scope_for(&args.kb, args.individuals.as_deref())?;
-    let kb = kb_source::open_kb(&args.kb, None, scope)?;
+    let kb = apply_scope::open(&args.kb, &args.apply)?;
     let loaded = model_file::load(&args.model, &kb)?;
-    let individuals = selected(&kb, args.individuals.as_deref(), args.class.as_deref())?;
-    let sig = kb.signature();
-    // Every individual the oracle answers for has an IRI; one without would be printed as
-    // an empty name, so it is an error.
-    let iri = |p: &Prediction| -> anyhow::Result<String> {
-        sig.individual_iri(p.individual)
-            .map(|i| i.as_str().to_owned())
-            .with_context(|| format!("individual {:?} has no IRI in the KB", p.individual))
-    };
     let model = loaded.model.as_ref();
+    let whole_kb = args.kb.whole_kb || args.all;
+    let candidates = apply_scope::candidates(&kb, &args.apply, whole_kb, model, None)?;
+    let cancel = super::learner::cancel_flag();
+    let bar =
+        apply_scope::progress_bar(apply_scope::estimated_total(&kb, &candidates), "predicting");
+    let progress = |done: usize| bar.set_position(done as u64);
+    let options = ApplyOptions {
+        page_size: apply_scope::page_size(&args.kb, &args.apply),
+        deadline: apply_scope::deadline(&args.apply)?,
+        cancel: Some(&cancel),
+        progress: &progress,
+    };
+    kb.oracle().set_deadline(options.deadline);
+    let mut out = std::io::stdout().lock();
+    let mut writer = if args.json {
+        let header = ModelJson {
+            algorithm: loaded.header.algorithm.clone(),
+            problem: loaded.header.problem.clone(),
+            signature_fingerprint: loaded.header.signature_fingerprint.clone(),
+            description: model.describe(kb.vocabulary()),
+        };
+        write!(
+            out,
+            "{{\"model\":{},\"predictions\":[",
+            serde_json::to_string(&header)?
+        )?;
+        Output::Json { first: true }
+    } else {
+        Output::Text
+    };
+    let result = apply_paged(&kb, model, &candidates, &options, &mut |page| {
+        writer.page(&mut out, page).map_err(|e| EnrichError::File {
+            path: "standard output".into(),
+            message: e.to_string(),
+        })
+    });
+    bar.finish_and_clear();
+    // A run that failed half way leaves its JSON unclosed: never mistaken for a whole answer.
+    result?;
     if args.json {
-        let predictions = model
-            .predict(kb.oracle(), &individuals)?
-            .into_iter()
-            .map(|p| {
-                Ok(PredictionJson {
-                    individual: iri(&p)?,
-                    prediction: p,
-                })
-            })
-            .collect::<anyhow::Result<_>>()?;
-        return print_json(&PredictJson {
-            model: ModelJson {
-                algorithm: loaded.header.algorithm.clone(),
-                problem: loaded.header.problem.clone(),
-                signature_fingerprint: loaded.header.signature_fingerprint.clone(),
-                description: model.describe(kb.vocabulary()),
-            },
-            predictions,
-        });
+        writeln!(out, "]}}")?;
     }
-    let ids: Vec<_> = individuals.iter().collect();
-    for chunk in ids.chunks(CHUNK) {
-        let part = IndividualSet::from_ids(individuals.universe(), chunk.iter().copied());
-        // Asked over the chunk only, so the oracle's work streams with the output too.
-        let predictions = model.predict_within(kb.oracle(), &part, &part)?;
-        let mut out = std::io::stdout().lock();
-        for p in &predictions {
-            let mut line = format!(
-                "{}\t{}",
-                iri(p)?,
-                if p.member { "member" } else { "non-member" }
-            );
-            if let Some(v) = p.probability {
-                line.push_str(&format!("\tprobability {v:.4}"));
-            } else if let Some(v) = p.score {
-                line.push_str(&format!("\tscore {v:.4}"));
-            }
-            if let Some(v) = p.degree {
-                line.push_str(&format!("\tdegree {v:.4}"));
-            }
-            if let Some(l) = &p.label {
-                line.push_str(&format!("\tlabel {l}"));
-            }
-            writeln!(out, "{line}")?;
-        }
-        out.flush()?;
-    }
+    out.flush()?;
     Ok(())
+}
+
+/// How predictions are printed: a line each, or the `predictions` array of one document.
+enum Output {
+    Text,
+    Json { first: bool },
+}
+
+impl Output {
+    fn page(
+        &mut self,
+        out: &mut impl Write,
+        page: Vec<(NamedNode, Prediction)>,
+    ) -> std::io::Result<()> {
+        for (iri, p) in page {
+            match self {
+                Output::Json { first } => {
+                    let item = PredictionJson {
+                        individual: iri.into_string(),
+                        prediction: p,
+                    };
+                    let text = serde_json::to_string(&item).map_err(std::io::Error::other)?;
+                    write!(out, "{}{text}", if *first { "" } else { "," })?;
+                    *first = false;
+                }
+                Output::Text => writeln!(out, "{}", text_line(iri.as_str(), &p))?,
+            }
+        }
+        out.flush()
+    }
+}
+
+/// `IRI\tmember|non-member` and the prediction's values.
+fn text_line(iri: &str, p: &Prediction) -> String {
+    let mut line = format!("{iri}\t{}", if p.member { "member" } else { "non-member" });
+    if let Some(v) = p.probability {
+        line.push_str(&format!("\tprobability {v:.4}"));
+    } else if let Some(v) = p.score {
+        line.push_str(&format!("\tscore {v:.4}"));
+    }
+    if let Some(v) = p.degree {
+        line.push_str(&format!("\tdegree {v:.4}"));
+    }
+    if let Some(l) = &p.label {
+        line.push_str(&format!("\tlabel {l}"));
+    }
+    line
 }

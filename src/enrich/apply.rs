@@ -144,7 +144,12 @@ pub fn stage_in_store(
                     oxigraph::model::Term::NamedNode(n) => n.as_str().to_owned(),
                     t => t.to_string(),
                 });
-            let range = in_key_range(source.pattern.clone(), &x, after.as_deref(), upto.as_deref());
+            let range = in_key_range(
+                source.pattern.clone(),
+                &x,
+                after.as_deref(),
+                upto.as_deref(),
+            );
             let update = insert_typings(staged.staging(), class, &x, range, &condition, &using);
             let step = format!(
                 "typing the members after {} in the staging graph {}",
@@ -194,8 +199,26 @@ fn insert_typings(
     .to_string()
 }
 
-/// Not declared as a class or property: schema entities are never individuals.
+/// Not declared as a class or property (schema entities are never individuals) nor one of
+/// oxilearn's own resources (see [`crate::oracle::Signature::may_be_individual`]).
 fn not_schema(x: &Variable) -> Expression {
+    let own = Expression::FunctionCall(
+        spargebra::algebra::Function::StrStarts,
+        vec![
+            Expression::FunctionCall(
+                spargebra::algebra::Function::Str,
+                vec![Expression::Variable(x.clone())],
+            ),
+            Expression::Literal(oxigraph::model::Literal::new_simple_literal(
+                crate::vocab::OWN_PREFIX,
+            )),
+        ],
+    );
+    crate::oracle::sparql::and_all([Expression::Not(Box::new(own)), not_declared(x)])
+}
+
+/// Not typed as a class or property.
+fn not_declared(x: &Variable) -> Expression {
     const SCHEMA_TYPES: [&str; 6] = [
         "http://www.w3.org/2002/07/owl#Class",
         "http://www.w3.org/2000/01/rdf-schema#Class",

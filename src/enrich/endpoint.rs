@@ -85,7 +85,10 @@ impl UpdateEndpoint {
         let mut staged = Staged::begin(self, graph, mode, force, self.chunk)?;
         for (i, chunk) in quads.chunks(self.chunk.max(1)).enumerate() {
             staged.insert(chunk)?;
-            progress((i * self.chunk.max(1) + chunk.len()).min(quads.len()), quads.len());
+            progress(
+                (i * self.chunk.max(1) + chunk.len()).min(quads.len()),
+                quads.len(),
+            );
         }
         staged.finish()
     }

@@ -244,9 +244,10 @@ impl<'t> Staged<'t> {
     }
 
     fn rows(&self, step: &str, query: &str) -> Result<SolutionTable, EnrichError> {
-        let parsed = SparqlParser::new()
-            .parse_query(query)
-            .map_err(|e| self.target.failure(format!("{step}: cannot write the query: {e}")))?;
+        let parsed = SparqlParser::new().parse_query(query).map_err(|e| {
+            self.target
+                .failure(format!("{step}: cannot write the query: {e}"))
+        })?;
         self.target
             .select(step, &parsed)
             .map_err(|e| self.target.failure(e))
@@ -263,8 +264,10 @@ impl<'t> Staged<'t> {
                 _ => None,
             })
             .ok_or_else(|| {
-                self.target
-                    .failure(format!("{step}: {} answered no count", self.target.describe()))
+                self.target.failure(format!(
+                    "{step}: {} answered no count",
+                    self.target.describe()
+                ))
             })
     }
 }
@@ -313,6 +316,10 @@ mod tests {
         let b = NamedNode::new_unchecked("urn:b");
         assert_eq!(staging_graph(&a), staging_graph(&a));
         assert_ne!(staging_graph(&a), staging_graph(&b));
-        assert!(staging_graph(&a).as_str().starts_with("urn:oxilearn:staging:"));
+        assert!(
+            staging_graph(&a)
+                .as_str()
+                .starts_with("urn:oxilearn:staging:")
+        );
     }
 }

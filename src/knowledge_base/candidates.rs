@@ -13,9 +13,9 @@ use spargebra::term::Variable;
 
 use super::{KnowledgeBase, KnowledgeBaseError};
 use crate::concept::{Concept, Iri};
+use crate::oracle::OracleError;
 use crate::oracle::sparql::pages::{count_query, page_query};
 use crate::oracle::sparql::{CandidateSource, SUBJECT};
-use crate::oracle::OracleError;
 
 /// Which individuals a model is applied to.
 #[derive(Clone, Debug)]
@@ -186,7 +186,10 @@ impl KnowledgeBase {
     }
 
     /// The sources listing `c`'s candidates, or the refusal naming the alternatives.
-    pub(crate) fn sources_of(&self, c: &Concept) -> Result<Vec<CandidateSource>, KnowledgeBaseError> {
+    pub(crate) fn sources_of(
+        &self,
+        c: &Concept,
+    ) -> Result<Vec<CandidateSource>, KnowledgeBaseError> {
         self.oracle
             .inner()
             .check_concept(c)

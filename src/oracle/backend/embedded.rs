@@ -29,6 +29,8 @@ pub struct EmbeddedBackend {
     store: Store,
     graphs: Graphs,
     deadline: DeadlineCell,
+    /// Some graph of predictions is left out.
+    skipped: bool,
 }
 
 /// What queries see as their default graph.
@@ -52,15 +54,17 @@ impl EmbeddedBackend {
                 kept.push(graph.into());
             }
         }
-        let graphs = match (skipped, kept.len()) {
-            (false, 1) => Graphs::DefaultOnly,
-            (false, _) => Graphs::Union,
-            (true, _) => Graphs::Listed(kept),
+        // Listed, not the live union: graphs written after this (a run's staging graph)
+        // stay unseen.
+        let graphs = match kept.len() {
+            1 => Graphs::DefaultOnly,
+            _ => Graphs::Listed(kept),
         };
         EmbeddedBackend {
             store,
             graphs,
             deadline: DeadlineCell::default(),
+            skipped,
         }
     }
 
@@ -75,6 +79,7 @@ impl EmbeddedBackend {
             store,
             graphs,
             deadline: DeadlineCell::default(),
+            skipped: false,
         }
     }
 
@@ -91,7 +96,7 @@ impl EmbeddedBackend {
 
     /// Whether a graph of oxilearn's predictions is left out of what queries see.
     pub fn skips_predictions(&self) -> bool {
-        matches!(self.graphs, Graphs::Listed(_))
+        self.skipped && self.graphs != Graphs::DefaultOnly
     }
 
     pub fn store(&self) -> &Store {
