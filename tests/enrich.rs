@@ -575,7 +575,17 @@ fn scored_models_write_probabilities_and_thresholds_decide() {
         model.to_str().unwrap(),
     ]);
     let m = model.to_str().unwrap();
-    let predictions = json(&["predict", "--kb", shapes, "--model", m, "--json"]);
+    // Open-world features: an individual outside every feature is unknown, not a
+    // non-member, so the model has no support and the whole KB is asked for by name.
+    let predictions = json(&[
+        "predict",
+        "--kb",
+        shapes,
+        "--model",
+        m,
+        "--whole-kb",
+        "--json",
+    ]);
     let probability: std::collections::BTreeMap<String, f64> = predictions["predictions"]
         .as_array()
         .unwrap()
@@ -601,6 +611,7 @@ fn scored_models_write_probabilities_and_thresholds_decide() {
             class,
             "--threshold",
             threshold,
+            "--whole-kb",
             "--out",
             out.to_str().unwrap(),
             "--json",
@@ -680,4 +691,328 @@ fn scored_models_write_probabilities_and_thresholds_decide() {
         .unwrap();
     assert!(marked > 0 && marked < probability.len() as u64);
     assert_eq!(scoped["individuals_in_scope"], marked, "{scoped}");
+}
+
+/// A KB of 350 items, two in three linked to a part (with a weight each): more candidates
+/// and members than a row cap of 100, and a problem "linked items" over all of them.
+fn generated_items() -> (PathBuf, PathBuf) {
+    let kb = temp("items.ttl");
+    let problems = temp("items-problems.json");
+    if !kb.exists() {
+        let mut ttl = String::from(
+            "@prefix ex: <http://example.org/gen#> .\n\
+             @prefix owl: <http://www.w3.org/2002/07/owl#> .\n\
+             ex:Item a owl:Class . ex:Part a owl:Class .\n\
+             ex:linked a owl:ObjectProperty . ex:weight a owl:DatatypeProperty .\n",
+        );
+        let (mut pos, mut neg) = (Vec::new(), Vec::new());
+        for i in 0..350 {
+            let item = format!("http://example.org/gen#item{i:03}");
+            ttl.push_str(&format!("<{item}> a ex:Item ; ex:weight {i} .\n"));
+            if i % 3 != 0 {
+                ttl.push_str(&format!(
+                    "<{item}> ex:linked ex:part{i:03} . ex:part{i:03} a ex:Part .\n"
+                ));
+                pos.push(item);
+            } else {
+                neg.push(item);
+            }
+        }
+        std::fs::write(&kb, ttl).unwrap();
+        let doc = serde_json::json!({"problems": {"Linked": {
+            "positive_examples": pos, "negative_examples": neg}}});
+        std::fs::write(&problems, doc.to_string()).unwrap();
+    }
+    (kb, problems)
+}
+
+/// The model `learn` saves for the generated problem with `algorithm`.
+fn generated_model(algorithm: &str) -> PathBuf {
+    let (kb, problems) = generated_items();
+    let model = temp(&format!("items-{algorithm}.json"));
+    json(&[
+        "learn",
+        "--algorithm",
+        algorithm,
+        "--kb",
+        kb.to_str().unwrap(),
+        "--problems",
+        problems.to_str().unwrap(),
+        "--max-tests",
+        "3000",
+        "--quiet",
+        "--json",
+        "--save-model",
+        model.to_str().unwrap(),
+    ]);
+    model
+}
+
+/// `predict --json` as (individual, member, probability) rows.
+fn prediction_rows(args: &[&str]) -> BTreeSet<(String, bool, Option<String>)> {
+    json(args)["predictions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["individual"].as_str().unwrap().to_owned(),
+                p["member"] == true,
+                p["probability"].as_f64().map(|v| format!("{v:.6}")),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn row_caps_do_not_truncate_paged_predictions_or_members() {
+    let (kb, _) = generated_items();
+    let kb = kb.to_str().unwrap();
+    for algorithm in ["celoe", "tbc"] {
+        let model = generated_model(algorithm);
+        let m = model.to_str().unwrap();
+        // The reference: every individual of the file, asked at once.
+        let all = prediction_rows(&["predict", "--kb", kb, "--model", m, "--whole-kb", "--json"]);
+        let members: BTreeSet<String> = all
+            .iter()
+            .filter(|(_, member, _)| *member)
+            .map(|(i, _, _)| i.clone())
+            .collect();
+        assert!(
+            members.len() > 200,
+            "{algorithm}: {} members",
+            members.len()
+        );
+        let store = load(Path::new(kb));
+        let endpoint =
+            common::store_endpoint::capped_store_endpoint(store.clone(), Some(100), |_, _| false);
+        let url = endpoint.url();
+        // Through an endpoint that answers at most 100 rows: the model's support, paged.
+        let paged = prediction_rows(&[
+            "predict",
+            "--endpoint",
+            &url,
+            "--max-rows",
+            "100",
+            "--model",
+            m,
+            "--json",
+        ]);
+        let paged_members: BTreeSet<String> = paged
+            .iter()
+            .filter(|(_, member, _)| *member)
+            .map(|(i, _, _)| i.clone())
+            .collect();
+        assert_eq!(
+            paged_members, members,
+            "{algorithm}: predict through the cap"
+        );
+        assert!(paged.is_subset(&all), "{algorithm}: the same predictions");
+        let summary = json(&[
+            "enrich",
+            "--endpoint",
+            &url,
+            "--update-endpoint",
+            &url,
+            "--max-rows",
+            "100",
+            "--page-size",
+            "40",
+            "--model",
+            m,
+            "--graph",
+            GRAPH,
+            "--target-class",
+            UNCLE,
+            "--json",
+        ]);
+        assert_eq!(
+            summary["predicted_members"],
+            members.len(),
+            "{algorithm}: {summary}"
+        );
+        assert_eq!(
+            summary["evaluated_in_store"],
+            algorithm == "celoe",
+            "{algorithm}: a crisp model is evaluated by the store"
+        );
+        assert_eq!(
+            typed_in(&store, GRAPH, UNCLE),
+            members,
+            "{algorithm}: the graph"
+        );
+        let staging = store
+            .named_graphs()
+            .filter(|g| {
+                g.as_ref()
+                    .unwrap()
+                    .to_string()
+                    .contains("urn:oxilearn:staging")
+            })
+            .count();
+        assert_eq!(staging, 0, "{algorithm}: no staging graph is left");
+    }
+}
+
+#[test]
+fn a_store_side_failure_half_way_and_a_killed_run_leave_the_target_unchanged() {
+    let (kb, _) = generated_items();
+    let model = generated_model("celoe");
+    let m = model.to_str().unwrap();
+    let store = load(&kb);
+    let args = |url: &str| -> Vec<String> {
+        [
+            "enrich",
+            "--endpoint",
+            url,
+            "--update-endpoint",
+            url,
+            "--page-size",
+            "50",
+            "--model",
+            m,
+            "--graph",
+            GRAPH,
+            "--target-class",
+            UNCLE,
+            "--timeout",
+            "10",
+            "--json",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect()
+    };
+    let snapshot =
+        |s: &Store| -> BTreeSet<String> { s.iter().map(|q| q.unwrap().to_string()).collect() };
+    let before = snapshot(&store);
+    // The third page the store evaluates fails (every retry too).
+    let pages = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let seen = pages.clone();
+    let failing = common::store_endpoint::store_endpoint(store.clone(), move |_, update| {
+        update.starts_with("INSERT {")
+            && seen.fetch_add(1, std::sync::atomic::Ordering::SeqCst) >= 2
+    });
+    let url = failing.url();
+    let a: Vec<String> = args(&url);
+    let err = fails_with(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(
+        err.contains("injected failure") && err.contains("was not changed"),
+        "{err}"
+    );
+    assert_eq!(
+        snapshot(&store),
+        before,
+        "nothing changed, no staging graph left"
+    );
+    // A run killed while its third page is evaluated: the staging graph stays behind...
+    let slow = common::store_endpoint::store_endpoint(store.clone(), move |_, update| {
+        if update.starts_with("INSERT {") && update.contains("item1") {
+            std::thread::sleep(std::time::Duration::from_secs(30));
+        }
+        false
+    });
+    let url = slow.url();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_oxilearn"))
+        .args(args(&url))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let staging = |s: &Store| {
+        s.named_graphs()
+            .filter(|g| {
+                g.as_ref()
+                    .unwrap()
+                    .to_string()
+                    .contains("urn:oxilearn:staging")
+            })
+            .count()
+    };
+    let started = std::time::Instant::now();
+    while staging(&store) == 0 && started.elapsed() < std::time::Duration::from_secs(20) {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_eq!(staging(&store), 1, "the killed run had started staging");
+    assert!(
+        typed_in(&store, GRAPH, UNCLE).is_empty(),
+        "the target is untouched"
+    );
+    // ...and the next run drops it and ends as an uninterrupted run does.
+    let ok = common::store_endpoint::store_endpoint(store.clone(), |_, _| false);
+    let url = ok.url();
+    let a: Vec<String> = args(&url);
+    let summary = json(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(staging(&store), 0, "{summary}");
+    let fresh = load(&kb);
+    let reference = common::store_endpoint::store_endpoint(fresh.clone(), |_, _| false);
+    let url = reference.url();
+    let a: Vec<String> = args(&url);
+    json(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    let graph_of = |s: &Store| -> BTreeSet<String> {
+        s.quads_for_pattern(
+            None,
+            None,
+            None,
+            Some(GraphNameRef::NamedNode(NamedNodeRef::new(GRAPH).unwrap())),
+        )
+        .map(|q| q.unwrap().to_string())
+        .collect()
+    };
+    assert_eq!(graph_of(&store), graph_of(&fresh));
+    assert!(!graph_of(&store).is_empty());
+}
+
+#[test]
+fn applying_a_model_without_support_asks_for_individuals() {
+    let (kb, _) = generated_items();
+    let kb = kb.to_str().unwrap();
+    let model = generated_model("owl-boost");
+    let m = model.to_str().unwrap();
+    for command in ["predict", "enrich"] {
+        let mut args = vec![command, "--kb", kb, "--model", m];
+        if command == "enrich" {
+            args.extend(["--graph", GRAPH, "--target-class", UNCLE, "--dry-run"]);
+        }
+        let err = fails_with(&args);
+        assert!(
+            err.contains("--scope EXPR")
+                && err.contains("--scope-query")
+                && err.contains("--whole-kb"),
+            "{command}: {err}"
+        );
+        args.extend(["--scope", "<http://example.org/gen#Item>"]);
+        oxilearn(&args)
+            .status
+            .success()
+            .then_some(())
+            .expect("a scope is enough");
+    }
+    let celoe = generated_model("celoe");
+    let err = fails_with(&[
+        "predict",
+        "--kb",
+        kb,
+        "--model",
+        celoe.to_str().unwrap(),
+        "--scope",
+        "not <http://example.org/gen#Part>",
+    ]);
+    assert!(
+        err.contains("--whole-kb") && err.contains("--scope-query"),
+        "{err}"
+    );
+    let err = fails_with(&[
+        "predict",
+        "--kb",
+        kb,
+        "--model",
+        celoe.to_str().unwrap(),
+        "--scope-query",
+        "SELECT ?a ?b WHERE { ?a ?p ?b }",
+    ]);
+    assert!(err.contains("one projected variable"), "{err}");
 }

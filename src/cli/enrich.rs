@@ -201,7 +201,7 @@ fn stage(
     args: &EnrichArgs,
 ) -> anyhow::Result<Staging> {
     let in_store = model.concept().filter(|c| {
-        !model.is_scored()
+        run.threshold.is_none()
             && model.semantics() == Semantics::Closed
             && args.update_endpoint.is_some()
             && !matches!(candidates, Candidates::Listed(_))
@@ -217,7 +217,7 @@ fn stage(
             sample: Vec::new(),
         });
     }
-    let scored = model.is_scored();
+    let scored = writes_scores(model, run.threshold);
     let mut members = 0;
     let individuals = apply::apply_paged(kb, model, candidates, options, &mut |page| {
         let chosen = chosen(page, run.threshold);
@@ -241,7 +241,7 @@ fn dry_run(
     run: &Enrichment<'_>,
     options: &ApplyOptions<'_>,
 ) -> anyhow::Result<Staging> {
-    let scored = model.is_scored();
+    let scored = writes_scores(model, run.threshold);
     let provenance = provenance_quads(run);
     let mut sample: Vec<String> = provenance
         .iter()
@@ -265,6 +265,13 @@ fn dry_run(
         triples,
         sample,
     })
+}
+
+/// Whether each member gets a prediction resource with its score: not for a class
+/// expression applied by its own decision (membership is all it says, and the store can
+/// then write the typings itself).
+fn writes_scores(model: &dyn Model, threshold: Option<f64>) -> bool {
+    model.is_scored() && (model.concept().is_none() || threshold.is_some())
 }
 
 /// The predicted members of a page.

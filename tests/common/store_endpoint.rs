@@ -17,6 +17,16 @@ pub fn store_endpoint(
     store: Store,
     fail: impl Fn(usize, &str) -> bool + Send + Sync + 'static,
 ) -> MockEndpoint {
+    capped_store_endpoint(store, None, fail)
+}
+
+/// [`store_endpoint`] that, like Virtuoso, answers at most `cap` rows of a SELECT and
+/// names its cap in `X-SPARQL-MaxRows` (updates are not capped).
+pub fn capped_store_endpoint(
+    store: Store,
+    cap: Option<usize>,
+    fail: impl Fn(usize, &str) -> bool + Send + Sync + 'static,
+) -> MockEndpoint {
     let updates = Arc::new(AtomicUsize::new(0));
     MockEndpoint::start(move |request| {
         let params = request.form_params();
@@ -39,11 +49,15 @@ pub fn store_endpoint(
         let Some(query) = get("query").or_else(|| request.query_text()) else {
             return Response::text(400, "no query").into();
         };
-        Reply::Respond(answer(&store, &query))
+        let response = answer(&store, &query, cap);
+        Reply::Respond(match cap {
+            Some(n) => response.header("X-SPARQL-MaxRows", &n.to_string()),
+            None => response,
+        })
     })
 }
 
-fn answer(store: &Store, query: &str) -> Response {
+fn answer(store: &Store, query: &str, cap: Option<usize>) -> Response {
     let prepared = match SparqlEvaluator::new().parse_query(query) {
         Ok(p) => p,
         Err(e) => return Response::text(400, &e.to_string()),
@@ -59,7 +73,7 @@ fn answer(store: &Store, query: &str) -> Response {
             let mut writer = serializer
                 .serialize_solutions_to_writer(&mut body, solutions.variables().to_vec())
                 .expect("writes to memory");
-            for s in solutions {
+            for s in solutions.take(cap.unwrap_or(usize::MAX)) {
                 match s {
                     Ok(s) => writer.serialize(&s).expect("writes to memory"),
                     Err(e) => return Response::text(500, &e.to_string()),
