@@ -309,7 +309,7 @@ fn enrichment_into_an_embedded_store_is_one_transaction_and_ignored_by_learning(
     let kb = oxilearn::KnowledgeBase::from_store(kb_store.clone()).unwrap();
     let text = std::fs::read_to_string(uncle_model()).unwrap();
     let loaded = oxilearn::learn::document::from_json(&text, kb.signature()).unwrap();
-    let identity = ModelIdentity::of(&text, &loaded, kb.vocabulary());
+    let identity = ModelIdentity::of(&text, &loaded);
     let predictions = loaded
         .model
         .predict(kb.oracle(), &kb.individuals())

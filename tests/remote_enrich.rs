@@ -150,3 +150,154 @@ fn enrich_through_virtuoso() {
     };
     enriches(&url, &url);
 }
+
+const TRAINS: &str = "fixtures/trains/trains.ttl";
+const TRAINS_GRAPH: &str = "http://oxilearn.test/fixtures/trains";
+
+/// The trains TBC model for Eastbound (closed-world features: it has a support to list; no
+/// transitive role, which Virtuoso cannot be asked about).
+fn trains_tbc_model() -> std::path::PathBuf {
+    let path = temp("eastbound-tbc.json");
+    if !path.exists() {
+        json(&[
+            "learn",
+            "--algorithm",
+            "tbc",
+            "--kb",
+            TRAINS,
+            "--problems",
+            "fixtures/trains/problems.json",
+            "--semantics",
+            "closed",
+            "--max-tests",
+            "3000",
+            "--quiet",
+            "--json",
+            "--save-model",
+            path.to_str().unwrap(),
+        ]);
+    }
+    path
+}
+
+/// The triples of `graph` at an endpoint, compared by value (Virtuoso's lexical forms).
+fn graph_at(query_url: &str, graph: &str) -> BTreeSet<String> {
+    use oxilearn::oracle::backend::{HttpBackend, SparqlBackend};
+    let backend = HttpBackend::new(HttpOptions::local(query_url)).unwrap();
+    let query = spargebra::SparqlParser::new()
+        .parse_query(&format!(
+            "SELECT ?s ?p ?o WHERE {{ GRAPH <{graph}> {{ ?s ?p ?o }} }}"
+        ))
+        .unwrap();
+    let g = oxigraph::model::NamedNode::new(graph).unwrap();
+    backend
+        .select(&query)
+        .unwrap()
+        .rows
+        .into_iter()
+        .map(|row| {
+            let [Some(s), Some(oxigraph::model::Term::NamedNode(p)), Some(o)] =
+                <[Option<oxigraph::model::Term>; 3]>::try_from(row).unwrap()
+            else {
+                panic!("an unexpected row")
+            };
+            let s = match s {
+                oxigraph::model::Term::NamedNode(n) => oxigraph::model::NamedOrBlankNode::from(n),
+                other => panic!("unexpected subject {other}"),
+            };
+            oxilearn::enrich::compare::quad_key(&oxigraph::model::Quad::new(s, p, o, g.clone()))
+        })
+        .collect()
+}
+
+/// The triples of `graph` the embedded run writes into its dataset file.
+fn graph_in_file(kb: &str, model: &str, graph: &str) -> BTreeSet<String> {
+    let out = temp(&format!("{}.nq", oxilearn::vocab::fnv1a64(&[model, graph])));
+    json(&[
+        "enrich",
+        "--kb",
+        kb,
+        "--model",
+        model,
+        "--graph",
+        graph,
+        "--target-class",
+        UNCLE,
+        "--out",
+        out.to_str().unwrap(),
+        "--json",
+    ]);
+    let store = oxigraph::store::Store::new().unwrap();
+    oxilearn::kb::load_file(&store, &out, None).unwrap();
+    let g = oxigraph::model::NamedNodeRef::new(graph).unwrap();
+    store
+        .quads_for_pattern(
+            None,
+            None,
+            None,
+            Some(oxigraph::model::GraphNameRef::NamedNode(g)),
+        )
+        .map(|q| oxilearn::enrich::compare::quad_key(&q.unwrap()))
+        .collect()
+}
+
+/// The same graph from the embedded store and from the endpoint, for a crisp model (the
+/// store evaluates it where its query shapes allow) and a scored one (paged).
+fn same_graph_as_embedded(query_url: &str, update_url: &str) {
+    let runs = [
+        (FAMILY, DATA_GRAPH, uncle_model()),
+        (TRAINS, TRAINS_GRAPH, trains_tbc_model()),
+    ];
+    for (kb, data, model) in runs {
+        let m = model.to_str().unwrap();
+        let graph = format!(
+            "http://example.org/differential/{}/{}",
+            std::process::id(),
+            oxilearn::vocab::fnv1a64(&[m])
+        );
+        let expected = graph_in_file(kb, m, &graph);
+        assert!(expected.len() > 10, "{m}: {expected:?}");
+        let summary = json(&[
+            "enrich",
+            "--endpoint",
+            query_url,
+            "--read-graph",
+            data,
+            "--update-endpoint",
+            update_url,
+            "--model",
+            m,
+            "--graph",
+            &graph,
+            "--target-class",
+            UNCLE,
+            "--page-size",
+            "4",
+            "--timeout",
+            "30",
+            "--json",
+        ]);
+        assert_eq!(graph_at(query_url, &graph), expected, "{m}: {summary}");
+        let cleanup = UpdateEndpoint::new(HttpOptions::local(query_url), update_url).unwrap();
+        cleanup
+            .drop_graph(&oxigraph::model::NamedNode::new(graph.as_str()).unwrap())
+            .unwrap();
+    }
+}
+
+#[test]
+fn enrich_writes_the_embedded_graph_at_the_oxigraph_server() {
+    let Some(query) = endpoint("OXILEARN_TEST_OXIGRAPH") else {
+        return;
+    };
+    let update = query.replace("/query", "/update");
+    same_graph_as_embedded(&query, &update);
+}
+
+#[test]
+fn enrich_writes_the_embedded_graph_at_virtuoso() {
+    let Some(url) = endpoint("OXILEARN_TEST_VIRTUOSO") else {
+        return;
+    };
+    same_graph_as_embedded(&url, &url);
+}

@@ -86,7 +86,7 @@ pub fn run(args: EnrichArgs) -> anyhow::Result<()> {
     }
     let kb = apply_scope::open(&args.kb, &args.apply)?;
     let (loaded, text) = model_file::load_with_text(&args.model, &kb)?;
-    let identity = ModelIdentity::of(&text, &loaded, kb.vocabulary());
+    let identity = ModelIdentity::of(&text, &loaded);
     let class = target_class(args.target_class.as_deref(), &identity)?;
     let model = loaded.model.as_ref();
     let candidates =

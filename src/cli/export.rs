@@ -31,7 +31,7 @@ pub fn run(args: ExportArgs) -> anyhow::Result<()> {
             args.model.display()
         );
     };
-    let identity = ModelIdentity::of(&text, &loaded, kb.vocabulary());
+    let identity = ModelIdentity::of(&text, &loaded);
     let target = match (&args.target_class, identity.trained_class()) {
         (Some(t), _) => {
             oxigraph::model::NamedNode::new(t.as_str())

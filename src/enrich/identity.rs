@@ -17,7 +17,8 @@ pub struct ModelIdentity {
     pub problem: Option<String>,
     pub signature_fingerprint: String,
     /// A concept model's expression in Manchester syntax with full IRIs; otherwise
-    /// [`crate::learn::Model::describe`].
+    /// [`crate::learn::Model::describe`] with full IRIs too: the triples must not depend
+    /// on the prefixes a store happens to know.
     pub definition: String,
     /// [`crate::learn::Model::training_measures`].
     pub training: Option<serde_json::Value>,
@@ -25,7 +26,7 @@ pub struct ModelIdentity {
 
 impl ModelIdentity {
     /// The identity of `loaded`, read from the document `text` it was loaded from.
-    pub fn of(text: &str, loaded: &LoadedModel, vocabulary: &Vocabulary) -> Self {
+    pub fn of(text: &str, loaded: &LoadedModel) -> Self {
         let canonical = serde_json::from_str::<serde_json::Value>(text)
             .map(|v| v.to_string())
             .unwrap_or_else(|_| text.to_owned());
@@ -37,7 +38,7 @@ impl ModelIdentity {
             signature_fingerprint: loaded.header.signature_fingerprint.clone(),
             definition: match loaded.model.concept() {
                 Some(c) => crate::concept::to_manchester_full(c),
-                None => loaded.model.describe(vocabulary),
+                None => loaded.model.describe(&Vocabulary::new()),
             },
             training: loaded.model.training_measures(),
         }
