@@ -170,3 +170,67 @@ fn zero_limit_or_page_is_a_clear_error() {
     ]);
     assert!(v["count"].as_u64().unwrap() > 0, "{v}");
 }
+
+/// On an endpoint nothing reads every individual unless asked for by name: `signature`
+/// reads the schema alone (and says so), open-world `instances` lists the provable
+/// instances from the store's indexes, the same as the whole-KB answer.
+#[cfg(feature = "http")]
+#[test]
+fn on_an_endpoint_whole_kb_answers_are_asked_for_by_name() {
+    let store = oxigraph::store::Store::new().unwrap();
+    oxilearn::kb::load_file(&store, &common::repo_path(FAMILY), None).unwrap();
+    let endpoint = common::store_endpoint::store_endpoint(store, |_, _| false);
+    let url = endpoint.url();
+    let out = oxilearn(&["signature", "--endpoint", &url, "--json"]);
+    assert!(out.status.success());
+    let schema: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(schema["counts"]["individuals"], 0);
+    assert!(schema["counts"]["classes"].as_u64().unwrap() > 0);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--whole-kb"));
+    let whole = json(&["signature", "--endpoint", &url, "--whole-kb", "--json"]);
+    assert!(whole["counts"]["individuals"].as_u64().unwrap() > 0);
+
+    for concept in [
+        "Male",
+        "Male and (hasChild some Thing)",
+        "hasChild some Female",
+    ] {
+        let args = |extra: &[&'static str]| {
+            let mut a = vec![
+                "instances",
+                "--concept",
+                concept,
+                "--semantics",
+                "open",
+                "--page-size",
+                "3",
+                "--json",
+            ];
+            a.extend_from_slice(extra);
+            a
+        };
+        let mut bounded_args = args(&[]);
+        bounded_args.extend(["--endpoint", url.as_str()]);
+        let out = oxilearn(&bounded_args);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let bounded: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert!(bounded["non_instances"].is_null(), "{bounded}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("--whole-kb"));
+        let file = json(&args(&["--kb", FAMILY]));
+        assert_eq!(bounded["individuals"], file["individuals"], "{concept}");
+    }
+    let err = fails_with(&[
+        "instances",
+        "--endpoint",
+        &url,
+        "--concept",
+        "not Male",
+        "--semantics",
+        "open",
+    ]);
+    assert!(err.contains("--whole-kb"), "{err}");
+}

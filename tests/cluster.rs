@@ -167,6 +167,8 @@ fn a_saved_model_puts_every_individual_in_its_training_cluster() {
         FAMILY,
         "--model",
         path.to_str().unwrap(),
+        // Every individual falls in some cluster: no support, the whole KB by name.
+        "--whole-kb",
         "--json",
     ]);
     assert_eq!(predicted["model"]["algorithm"], "cluster");
@@ -284,7 +286,10 @@ fn bad_input_is_refused_with_a_clear_message() {
     assert!(e.contains("no instances"), "{e}");
     // An endpoint needs a scope: refused before any request is sent.
     let e = fails_with(&["cluster", "--endpoint", "http://127.0.0.1:9/sparql"]);
-    assert!(e.contains("--individuals"), "{e}");
+    assert!(
+        e.contains("--scope EXPR") && e.contains("--scope-query") && e.contains("--whole-kb"),
+        "{e}"
+    );
     let out = oxilearn(&["cluster", "--kb", GROUPS, "--max-runtime", "0"]);
     assert_eq!(out.status.code(), Some(2));
 }
@@ -339,4 +344,25 @@ fn the_learner_interface_fits_unlabelled_individuals_and_its_model_round_trips()
         .unwrap_err()
         .to_string();
     assert!(e.contains("unlabelled"), "{e}");
+}
+
+#[test]
+fn a_scope_query_names_the_individuals_to_cluster() {
+    let by_class = cluster(&["--kb", GROUPS, "--scope", "Dog or Granite"]);
+    let by_query = cluster(&[
+        "--kb",
+        GROUPS,
+        "--scope-query",
+        "SELECT ?i WHERE { { ?i a <http://example.org/groups#Dog> } UNION { ?i a <http://example.org/groups#Granite> } }",
+    ]);
+    assert_eq!(by_class["individuals"], by_query["individuals"]);
+    assert!(by_class["individuals"].as_u64().unwrap() > 0);
+    let e = fails_with(&[
+        "cluster",
+        "--kb",
+        GROUPS,
+        "--scope-query",
+        "SELECT ?a ?b WHERE { ?a ?p ?b }",
+    ]);
+    assert!(e.contains("one projected variable"), "{e}");
 }

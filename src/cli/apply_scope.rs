@@ -47,12 +47,7 @@ pub fn candidates(
         ));
     }
     if let Some(text) = &apply.scope_query {
-        let query = match text.strip_prefix('@') {
-            Some(file) => std::fs::read_to_string(file)
-                .with_context(|| format!("--scope-query: reading {file}"))?,
-            None => text.clone(),
-        };
-        return Ok(Candidates::Query(ScopeQuery::parse(&query)?));
+        return Ok(Candidates::Query(ScopeQuery::parse(&query_text(text)?)?));
     }
     if whole_kb {
         return Ok(Candidates::WholeKb);
@@ -66,6 +61,16 @@ pub fn candidates(
              LPFILE, or --whole-kb to scan every individual of the KB",
             model.algorithm()
         ),
+    }
+}
+
+/// The text of `--scope-query`: as given, or read from the file after `@`.
+pub fn query_text(arg: &str) -> anyhow::Result<String> {
+    match arg.strip_prefix('@') {
+        Some(file) => {
+            std::fs::read_to_string(file).with_context(|| format!("--scope-query: reading {file}"))
+        }
+        None => Ok(arg.to_owned()),
     }
 }
 

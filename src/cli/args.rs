@@ -108,8 +108,10 @@ pub struct KbArgs {
     /// Learning commands: most individuals the examples' neighbourhood may hold.
     #[arg(long, value_name = "N", default_value_t = 250_000)]
     pub scope_max_individuals: usize,
-    /// Learning commands: read every individual of the KB instead of the examples'
-    /// neighbourhood (slow on a large KB; answers are the same).
+    /// Read every individual of the KB, by name: learning commands read it instead of the
+    /// examples' neighbourhood (slow on a large KB; answers are the same); `predict` and
+    /// `enrich` apply the model to every individual; on an endpoint, `signature`,
+    /// `instances --semantics open` and `cluster` read the whole active domain.
     #[arg(long)]
     pub whole_kb: bool,
     /// Append every SELECT sent to the store (time, rows, text) as a JSON line to FILE.

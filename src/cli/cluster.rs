@@ -18,7 +18,6 @@ use super::args::KbArgs;
 use super::kb_source;
 use super::learner::cancel_flag;
 use super::print_json;
-use crate::KnowledgeBase;
 use crate::concept::{Concept, Iri, to_manchester_full};
 use crate::learn::cluster::evaluate::{self, Baseline, Basis, DisjointnessScore, Proposal};
 use crate::learn::cluster::{
@@ -31,6 +30,7 @@ use crate::oracle::{
     Signature, SparqlOracle,
 };
 use crate::refine::rho::{Rho, RhoOptions};
+use crate::{Candidates, KnowledgeBase, ScopeQuery};
 
 #[derive(Debug, Clone, Copy, ValueEnum, Default)]
 pub enum CommitteeArg {
@@ -54,10 +54,21 @@ pub enum UnknownArg {
 pub struct ClusterArgs {
     #[command(flatten)]
     pub kb: KbArgs,
-    /// Cluster the instances of this class expression (closed world), reading only them and
-    /// their neighbourhood; default: every individual of a file KB. Required with --endpoint.
-    #[arg(long, value_name = "EXPR")]
-    pub individuals: Option<String>,
+    /// Cluster the instances of this class expression (closed world), listed by the store,
+    /// reading only them and their neighbourhood (`--individuals` is an older name).
+    /// Default: every individual of a file KB; an endpoint needs this, --scope-query or
+    /// --whole-kb.
+    #[arg(
+        long,
+        value_name = "EXPR",
+        alias = "individuals",
+        conflicts_with = "scope_query"
+    )]
+    pub scope: Option<String>,
+    /// Cluster the IRIs a SPARQL `SELECT ?v WHERE { … }` binds to its one variable (`@FILE`
+    /// reads it from FILE), listed page by page.
+    #[arg(long, value_name = "SPARQL")]
+    pub scope_query: Option<String>,
     /// Ignore the KB's disjointness and complement axioms while learning (for evaluating
     /// the disjointness axioms the clusters propose).
     #[arg(long)]
@@ -248,29 +259,43 @@ pub fn operator_options() -> RhoOptions {
 
 /// The KB, with the individuals to cluster and the concept they belong to.
 fn open(args: &ClusterArgs) -> anyhow::Result<(KnowledgeBase, IndividualSet, Concept)> {
-    let Some(text) = &args.individuals else {
-        if args.kb.endpoint.is_some() {
+    if args.scope.is_none() && args.scope_query.is_none() {
+        if args.kb.endpoint.is_some() && !args.kb.whole_kb {
             bail!(
-                "on an endpoint, give --individuals EXPR (the instances to cluster): \
-                 clustering every individual would read the endpoint's whole active domain"
+                "on an endpoint, give --scope EXPR or --scope-query SPARQL (the individuals \
+                 to cluster), or --whole-kb to read the endpoint's whole active domain"
             );
         }
         let kb = kb_source::open_kb(&args.kb, None, IndividualScope::ActiveDomain)?;
         let all = kb.individuals();
         return Ok((kb, all, Concept::Top));
-    };
-    // First the schema alone, to list the instances; then their neighbourhood.
+    }
+    // First the schema alone, to list the individuals; then their neighbourhood.
     let schema = kb_source::open_kb(&args.kb, None, IndividualScope::Schema)?;
-    let concept = schema
-        .parse_concept(text)
-        .with_context(|| format!("--individuals {text}"))?;
-    let seeds = schema
-        .oracle()
-        .inner()
-        .instances_in_kb(&concept, None, 10_000)
-        .with_context(|| format!("listing the instances of {text}"))?;
+    let (candidates, what) = match (&args.scope, &args.scope_query) {
+        (Some(text), _) => (
+            Candidates::Instances(
+                schema
+                    .parse_concept(text)
+                    .with_context(|| format!("--scope {text}"))?,
+            ),
+            format!("--scope {text}"),
+        ),
+        (None, Some(text)) => (
+            Candidates::Query(ScopeQuery::parse(&super::apply_scope::query_text(text)?)?),
+            "--scope-query".to_owned(),
+        ),
+        (None, None) => unreachable!("handled above"),
+    };
+    let mut seeds: Vec<Iri> = Vec::new();
+    for page in schema.candidate_pages(&candidates, 10_000)? {
+        seeds.extend(page.with_context(|| format!("listing the individuals of {what}"))?);
+    }
     if seeds.is_empty() {
-        bail!("--individuals {text}: the class expression has no instances in the KB");
+        match &args.scope {
+            Some(_) => bail!("{what}: the class expression has no instances in the KB"),
+            None => bail!("{what}: the query binds no individual of the KB"),
+        }
     }
     let mut n = Neighbourhood::of(seeds.iter().cloned());
     n.depth = args.kb.scope_depth;
@@ -286,11 +311,14 @@ fn open(args: &ClusterArgs) -> anyhow::Result<(KnowledgeBase, IndividualSet, Con
         .set_of(seeds.iter().map(Iri::as_str))
         .map_err(|missing| {
             anyhow::anyhow!(
-                "the instances of {text} are not all individuals of the KB: {}",
+                "the individuals of {what} are not all individuals of the KB: {}",
                 missing.join(", ")
             )
         })?;
-    let concept = kb.parse_concept(text)?;
+    let concept = match &args.scope {
+        Some(text) => kb.parse_concept(text)?,
+        None => Concept::Top,
+    };
     Ok((kb, set, concept))
 }
 

@@ -42,8 +42,11 @@ pub fn run(args: InstancesArgs) -> anyhow::Result<()> {
         anyhow::bail!("--page-size must be at least 1");
     }
     let open_world = matches!(args.semantics, SemanticsArg::Open);
-    // Closed world the store lists the members itself: no individuals are interned.
-    let scope = if open_world {
+    // Closed world the store lists the members itself: no individuals are interned. Open
+    // world on an endpoint lists the provable members the same way; the provable
+    // non-instances and the unknowns are over the whole active domain: --whole-kb.
+    let bounded_open = open_world && args.kb.endpoint.is_some() && !args.kb.whole_kb;
+    let scope = if open_world && !bounded_open {
         IndividualScope::ActiveDomain
     } else {
         IndividualScope::Schema
@@ -67,6 +70,35 @@ pub fn run(args: InstancesArgs) -> anyhow::Result<()> {
     };
     let manchester = kb.manchester(&concept);
     let dl = kb.dl(&concept);
+    if bounded_open {
+        let mut individuals = provable_members(&kb, &concept, args.page_size, limit)?;
+        let truncated = individuals.len() > limit;
+        individuals.truncate(limit);
+        report_truncation(truncated, limit);
+        eprintln!(
+            "note: on an endpoint only the provable instances are listed (from the store's \
+             indexes); the provable non-instances and the unknowns range over every \
+             individual of the KB: pass --whole-kb to read them"
+        );
+        let out = InstancesJson {
+            concept: manchester,
+            dl,
+            semantics: args.semantics.into(),
+            count: individuals.len(),
+            individuals,
+            truncated,
+            non_instances: None,
+            unknown_count: None,
+        };
+        if args.json {
+            return print_json(&out);
+        }
+        outln!("{}  ({} individuals)", out.concept, out.count);
+        for i in &out.individuals {
+            outln!("  {i}");
+        }
+        return Ok(());
+    }
     if open_world {
         let universe = sig.individual_count();
         let (mut members, mut non_members) = (sig.empty_set(), sig.empty_set());
@@ -137,6 +169,32 @@ pub fn run(args: InstancesArgs) -> anyhow::Result<()> {
     let more = if truncated { " listed, more exist" } else { "" };
     outln!("({count} individuals{more})");
     Ok(())
+}
+
+/// The provable instances `T(c)`, listed from `c`'s seeds a page at a time (an entailed
+/// member has the assertions its seed finds), at most `limit + 1` of them.
+fn provable_members(
+    kb: &crate::KnowledgeBase,
+    concept: &crate::concept::Concept,
+    page_size: usize,
+    limit: usize,
+) -> anyhow::Result<Vec<String>> {
+    let mut out = Vec::new();
+    let seeds = crate::Candidates::Seeds(concept.clone());
+    for page in kb.candidate_pages(&seeds, page_size)? {
+        let page = kb.page(page?);
+        let t = page.oracle().truth(concept, &page.all())?;
+        out.extend(
+            page.oracle()
+                .signature()
+                .iris_of(&t.true_set)
+                .map(|i| i.as_str().to_owned()),
+        );
+        if out.len() > limit {
+            break;
+        }
+    }
+    Ok(out)
 }
 
 /// Says on stderr that `--limit` cut the answer.

@@ -49,7 +49,23 @@ fn counts(sig: &Signature, triples: usize) -> Counts {
 }
 
 pub fn run(args: SignatureArgs) -> anyhow::Result<()> {
-    let kb = kb_source::open_kb(&args.kb, None, IndividualScope::ActiveDomain)?;
+    // An endpoint's individuals are not read unless asked for by name: the schema alone
+    // costs what the schema costs.
+    let schema_only = args.kb.endpoint.is_some() && !args.kb.whole_kb;
+    let scope = if schema_only {
+        IndividualScope::Schema
+    } else {
+        IndividualScope::ActiveDomain
+    };
+    let kb = kb_source::open_kb(&args.kb, None, scope)?;
+    if schema_only {
+        eprintln!(
+            "note: on an endpoint the signature is read from the schema alone (declared \
+             classes and properties, the hierarchy, their characteristics); individuals, \
+             classes and properties used only in the data, and value statistics need \
+             --whole-kb, which reads every individual"
+        );
+    }
     let sig = kb.signature();
     let c = counts(sig, kb.triples());
     if args.json {

@@ -102,6 +102,7 @@ pub fn stage_in_store(
     let compiler = kb.compiler();
     let (sources, scope) = match candidates {
         Candidates::Instances(s) => (kb.sources_of(s)?, Some(s)),
+        Candidates::Seeds(s) => (kb.sources_of(s)?, None),
         Candidates::Query(q) => (
             vec![CandidateSource {
                 pattern: q.pattern.clone(),

@@ -23,6 +23,9 @@ pub enum Candidates {
     /// The closed-world instances of a class expression (listed from its seeds: the store
     /// finds them by index; see [`crate::oracle::sparql::Compiler::candidate_sources`]).
     Instances(Concept),
+    /// What a class expression's seeds bind: a superset of its instances, closed-world or
+    /// entailed, that the store lists by index (for asking another question about them).
+    Seeds(Concept),
     /// The IRIs a SELECT query binds to its one variable.
     Query(ScopeQuery),
     /// Every individual of the active domain: a full scan, only when asked for by name.
@@ -135,6 +138,7 @@ impl KnowledgeBase {
                 });
             }
             Candidates::Instances(c) => (self.sources_of(c)?, Some(c.clone())),
+            Candidates::Seeds(c) => (self.sources_of(c)?, None),
             Candidates::Query(q) => (
                 vec![CandidateSource {
                     pattern: q.pattern.clone(),
@@ -158,7 +162,7 @@ impl KnowledgeBase {
     pub fn count_candidates(&self, candidates: &Candidates) -> Result<u64, KnowledgeBaseError> {
         let sources = match candidates {
             Candidates::Listed(iris) => return Ok(iris.len() as u64),
-            Candidates::Instances(c) => self.sources_of(c)?,
+            Candidates::Instances(c) | Candidates::Seeds(c) => self.sources_of(c)?,
             Candidates::Query(q) => vec![CandidateSource {
                 pattern: q.pattern.clone(),
                 within_domain: true,
