@@ -99,10 +99,11 @@ pub fn stage_in_store(
     options: &ApplyOptions<'_>,
 ) -> Result<(), EnrichError> {
     let x = Variable::new_unchecked(SUBJECT);
+    // One compiler for the sources and the conditions: its fresh variables never clash.
     let compiler = kb.compiler();
     let (sources, scope) = match candidates {
-        Candidates::Instances(s) => (kb.sources_of(s)?, Some(s)),
-        Candidates::Seeds(s) => (kb.sources_of(s)?, None),
+        Candidates::Instances(s) => (kb.sources_with(&compiler, s)?, Some(s)),
+        Candidates::Seeds(s) => (kb.sources_with(&compiler, s)?, None),
         Candidates::Query(q) => (
             vec![CandidateSource {
                 pattern: q.pattern.clone(),
@@ -118,7 +119,7 @@ pub fn stage_in_store(
         }
     };
     let mut member = vec![compiler.member(concept, &x)?];
-    if let Some(s) = scope {
+    if let Some(s) = scope.filter(|s| *s != concept) {
         member.push(compiler.member(s, &x)?);
     }
     let using = kb.oracle().inner().backend().read_graphs();

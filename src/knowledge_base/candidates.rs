@@ -194,11 +194,21 @@ impl KnowledgeBase {
         &self,
         c: &Concept,
     ) -> Result<Vec<CandidateSource>, KnowledgeBaseError> {
+        self.sources_with(&self.compiler(), c)
+    }
+
+    /// [`Self::sources_of`] written by `compiler`, whose fresh variables the caller's other
+    /// patterns then cannot clash with.
+    pub(crate) fn sources_with(
+        &self,
+        compiler: &crate::oracle::sparql::Compiler<'_>,
+        c: &Concept,
+    ) -> Result<Vec<CandidateSource>, KnowledgeBaseError> {
         self.oracle
             .inner()
             .check_concept(c)
             .map_err(KnowledgeBaseError::Oracle)?;
-        self.compiler()
+        compiler
             .candidate_sources(c)
             .ok_or_else(|| KnowledgeBaseError::Unbounded {
                 concept: self.manchester(c),
