@@ -172,7 +172,8 @@ pub fn run(args: InstancesArgs) -> anyhow::Result<()> {
 }
 
 /// The provable instances `T(c)`, listed from `c`'s seeds a page at a time (an entailed
-/// member has the assertions its seed finds), at most `limit + 1` of them.
+/// member has the assertions its seed finds), at most `limit + 1` of them (with a limit,
+/// which ones follows the pages' order), sorted.
 fn provable_members(
     kb: &crate::KnowledgeBase,
     concept: &crate::concept::Concept,
@@ -194,6 +195,8 @@ fn provable_members(
             break;
         }
     }
+    // Pages come bucket by bucket; the answer is listed by IRI.
+    out.sort();
     Ok(out)
 }
 

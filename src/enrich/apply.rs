@@ -3,8 +3,8 @@
 //! Two ways, both page by page with a bounded memory:
 //! - [`stage_in_store`]: a crisp concept is compiled once and the store evaluates it over
 //!   the candidates it generates itself, `INSERT { GRAPH <staging> { ?x a <C> } } WHERE {
-//!   <candidates> FILTER(<concept>) }`, one request per key range (the ranges' ends come from
-//!   one-row queries, so no row cap can cut them); nothing about the members is downloaded.
+//!   <candidates> FILTER(<concept>) }`, one request per bucket of candidates (see
+//!   [`crate::oracle::sparql::pages`]); nothing about the members is downloaded.
 //! - [`apply_paged`]: candidates are listed a page at a time ([`KnowledgeBase::candidate_pages`])
 //!   and the model is asked about each page through an oracle over just that page
 //!   ([`KnowledgeBase::page`]); the caller gets each page's predictions (scored models, the
@@ -18,20 +18,23 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use oxigraph::model::NamedNode;
-use spargebra::algebra::{Expression, GraphPattern, QueryDataset};
-use spargebra::term::{GraphNamePattern, NamedNodePattern, Variable};
-use spargebra::{GraphUpdateOperation, Update};
+use spargebra::algebra::{Expression, GraphPattern};
+use spargebra::term::{NamedNodePattern, Variable};
 
 use super::EnrichError;
 use super::staged::Staged;
 use crate::concept::{Concept, Iri};
 use crate::knowledge_base::{Candidates, KnowledgeBase};
 use crate::learn::{Model, Prediction};
-use crate::oracle::sparql::pages::{boundary_query, in_key_range};
+use crate::oracle::sparql::pages::{bucket_prefixes, in_bucket};
 use crate::oracle::sparql::{BooleanShape, CandidateSource, SUBJECT};
 
-/// Individuals per page by default: well below Virtuoso's default row cap and sort depth.
+/// Individuals per page by default: well below Virtuoso's default row cap.
 pub const DEFAULT_PAGE: usize = 5000;
+
+/// Pages' worth of candidates per request where the store evaluates the model (an update
+/// returns no rows, so no row cap applies; the bucket keeps each request's time bounded).
+const STORE_PAGES: usize = 10;
 
 /// How a run is paged and when it must stop.
 #[derive(Clone, Copy)]
@@ -123,7 +126,11 @@ pub fn stage_in_store(
         member.push(compiler.member(s, &x)?);
     }
     let using = kb.oracle().inner().backend().read_graphs();
-    let page = options.page_size.max(1);
+    // Updates return no rows: only the request's size and time bound a bucket.
+    let per_request = options.page_size.max(1).saturating_mul(STORE_PAGES);
+    let total = kb.count_sources(&sources)?;
+    let prefixes = bucket_prefixes(total, per_request);
+    let share = (total as usize).div_ceil(prefixes.len()).max(1);
     let mut done = 0;
     for source in sources {
         let mut condition = member.clone();
@@ -132,73 +139,52 @@ pub fn stage_in_store(
             condition.push(compiler.in_domain(&x, &[]));
         }
         let condition = crate::oracle::sparql::and_all(condition);
-        let mut after: Option<String> = None;
-        loop {
+        for prefix in &prefixes {
             options.check(done)?;
-            let boundary = boundary_query(source.pattern.clone(), &x, after.as_deref(), page);
-            let upto = kb
-                .oracle()
-                .inner()
-                .select(&boundary)?
-                .column_values(SUBJECT)
-                .next()
-                .map(|t| match t {
-                    oxigraph::model::Term::NamedNode(n) => n.as_str().to_owned(),
-                    t => t.to_string(),
-                });
-            let range = in_key_range(
-                source.pattern.clone(),
-                &x,
-                after.as_deref(),
-                upto.as_deref(),
-            );
-            let update = insert_typings(staged.staging(), class, &x, range, &condition, &using);
+            let bucket = in_bucket(source.pattern.clone(), &x, prefix);
+            let update = insert_typings(staged.staging(), class, &x, bucket, &condition, &using);
             let step = format!(
-                "typing the members after {} in the staging graph {}",
-                after.as_deref().unwrap_or("the first key"),
+                "typing the members of bucket {:?} of {} in the staging graph {}",
+                prefix,
+                prefixes.len(),
                 staged.staging()
             );
             staged.update(&step, &update)?;
-            done += page;
+            done += share;
             (options.progress)(done);
-            match upto {
-                Some(u) => after = Some(u),
-                None => break,
-            }
         }
     }
     Ok(())
 }
 
-/// `INSERT { GRAPH <staging> { ?x a <class> } } USING … WHERE { range FILTER(condition) }`.
+/// `INSERT { GRAPH <staging> { ?x a <class> } } USING … WHERE { SELECT ?x { bucket
+/// FILTER(condition) } }`. Written by hand around spargebra's pattern: Virtuoso refuses the
+/// `.` spargebra puts after a `GRAPH` block in a template.
 fn insert_typings(
     staging: &NamedNode,
     class: &NamedNode,
     x: &Variable,
-    range: GraphPattern,
+    bucket: GraphPattern,
     condition: &Expression,
     using: &Option<Vec<spargebra::term::NamedNode>>,
 ) -> String {
-    let rdf_type = NamedNode::new_unchecked(oxigraph::model::vocab::rdf::TYPE.as_str());
-    let typing = spargebra::term::QuadPattern {
-        subject: x.clone().into(),
-        predicate: NamedNodePattern::NamedNode(rdf_type),
-        object: class.clone().into(),
-        graph_name: GraphNamePattern::NamedNode(staging.clone()),
-    };
-    Update {
-        operations: vec![GraphUpdateOperation::DeleteInsert {
-            delete: Vec::new(),
-            insert: vec![typing],
-            using: using.as_ref().map(|graphs| QueryDataset {
-                default: graphs.clone(),
-                named: None,
-            }),
-            pattern: Box::new(crate::oracle::sparql::filter(range, condition.clone())),
-        }],
+    let members = spargebra::Query::Select {
+        dataset: None,
+        pattern: GraphPattern::Project {
+            inner: Box::new(crate::oracle::sparql::filter(bucket, condition.clone())),
+            variables: vec![x.clone()],
+        },
         base_iri: None,
-    }
-    .to_string()
+    };
+    let using: String = using
+        .iter()
+        .flatten()
+        .map(|g| format!("USING {g} "))
+        .collect();
+    format!(
+        "INSERT {{ GRAPH {staging} {{ {x} <{}> {class} }} }} {using}WHERE {{ {members} }}",
+        oxigraph::model::vocab::rdf::TYPE.as_str()
+    )
 }
 
 /// Not declared as a class or property (schema entities are never individuals) nor one of

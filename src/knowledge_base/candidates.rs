@@ -1,8 +1,9 @@
 //! "These individuals", for applying a model: the instances of a class expression, the
 //! answers of a SELECT query, every individual of the KB (asked for by name), or a list.
-//! The store lists them page by page, keyed (see [`crate::oracle::sparql::pages`]), so
-//! memory and each answer's size are bounded by the page, never by the KB, and no row cap
-//! can cut a page short.
+//! The store counts them, then lists them a bucket at a time (see
+//! [`crate::oracle::sparql::pages`]), with enough buckets that each answer stays well under
+//! the page size: memory and each answer's size are bounded by the page, never by the KB,
+//! and no row cap can cut a page short. Pages come bucket by bucket, sorted by IRI within.
 
 use std::collections::VecDeque;
 
@@ -13,8 +14,7 @@ use spargebra::term::Variable;
 
 use super::{KnowledgeBase, KnowledgeBaseError};
 use crate::concept::{Concept, Iri};
-use crate::oracle::OracleError;
-use crate::oracle::sparql::pages::{count_query, page_query};
+use crate::oracle::sparql::pages::{bucket_prefixes, bucket_query, count_query};
 use crate::oracle::sparql::{CandidateSource, SUBJECT};
 
 /// Which individuals a model is applied to.
@@ -132,8 +132,9 @@ impl KnowledgeBase {
                 return Ok(CandidatePages {
                     kb: self,
                     page_size,
-                    streams: Vec::new(),
-                    listed: iris.into(),
+                    sources: Vec::new(),
+                    buckets: None,
+                    ready: iris.into(),
                     filter: None,
                 });
             }
@@ -151,8 +152,9 @@ impl KnowledgeBase {
         Ok(CandidatePages {
             kb: self,
             page_size,
-            streams: streams.into_iter().map(Stream::new).collect(),
-            listed: VecDeque::new(),
+            sources: streams,
+            buckets: None,
+            ready: VecDeque::new(),
             filter,
         })
     }
@@ -169,13 +171,21 @@ impl KnowledgeBase {
             }],
             Candidates::WholeKb => self.compiler().active_domain_sources(&[]),
         };
+        self.count_sources(&sources)
+    }
+
+    /// The sum over `sources` of their distinct IRI bindings, counted by the store.
+    pub(crate) fn count_sources(
+        &self,
+        sources: &[CandidateSource],
+    ) -> Result<u64, KnowledgeBaseError> {
         let x = Variable::new_unchecked(SUBJECT);
         let mut total = 0;
         for s in sources {
             let table = self
                 .oracle
                 .inner()
-                .select(&count_query(s.pattern, &x))
+                .select(&count_query(s.pattern.clone(), &x))
                 .map_err(KnowledgeBaseError::Oracle)?;
             total += table
                 .column_values("n")
@@ -220,152 +230,106 @@ impl KnowledgeBase {
     }
 }
 
-/// One source listed in key order, a page at a time.
-struct Stream {
-    source: CandidateSource,
-    after: Option<String>,
-    buffer: VecDeque<String>,
-    exhausted: bool,
-}
-
-impl Stream {
-    fn new(source: CandidateSource) -> Self {
-        Stream {
-            source,
-            after: None,
-            buffer: VecDeque::new(),
-            exhausted: false,
-        }
-    }
-
-    /// Reads the next page when the buffer is empty.
-    fn fill(&mut self, kb: &KnowledgeBase, page: usize) -> Result<(), OracleError> {
-        if !self.buffer.is_empty() || self.exhausted {
-            return Ok(());
-        }
-        let x = Variable::new_unchecked(SUBJECT);
-        let q = page_query(self.source.pattern.clone(), &x, self.after.as_deref(), page);
-        let table = kb.oracle.inner().select(&q)?;
-        let iris: Vec<String> = table
-            .column_values(SUBJECT)
-            .filter_map(|t| match t {
-                Term::NamedNode(n) => Some(n.as_str().to_owned()),
-                _ => None,
-            })
-            .collect();
-        self.exhausted = iris.len() < page;
-        // A store that ignores the key filter would send the same page forever.
-        if let (Some(after), Some(first)) = (&self.after, iris.first())
-            && first.as_str() <= after.as_str()
-        {
-            return Err(OracleError::Backend {
-                backend: kb.oracle.inner().backend().name(),
-                message: format!(
-                    "paging does not advance: after the key {after} the store answered {first}"
-                ),
-                query: q.to_string(),
-            });
-        }
-        self.after = iris.last().cloned().or(self.after.take());
-        self.buffer.extend(iris);
-        Ok(())
-    }
-}
-
 /// The pages of a [`Candidates`] (an iterator of `Result<Vec<Iri>, _>`).
 pub struct CandidatePages<'kb> {
     kb: &'kb KnowledgeBase,
     page_size: usize,
-    streams: Vec<Stream>,
-    listed: VecDeque<Iri>,
+    sources: Vec<CandidateSource>,
+    /// The buckets not read yet (`None`: not counted yet).
+    buckets: Option<VecDeque<String>>,
+    /// Candidates read and checked, not handed out yet.
+    ready: VecDeque<Iri>,
     /// Keep only the instances of this concept (the candidates are its seeds' bindings).
     filter: Option<Concept>,
 }
 
 impl CandidatePages<'_> {
-    /// The next `page_size` candidates merged from every stream, in key order, each once,
-    /// with whether some stream that found it lists only individuals of the active domain.
-    fn merged(&mut self) -> Result<Vec<(String, bool)>, OracleError> {
-        let mut out: Vec<(String, bool)> = Vec::new();
-        while out.len() < self.page_size {
-            for s in &mut self.streams {
-                s.fill(self.kb, self.page_size)?;
-            }
-            let Some(head) = self
-                .streams
-                .iter()
-                .filter_map(|s| s.buffer.front())
-                .min()
-                .cloned()
-            else {
-                break;
-            };
-            let mut within = false;
-            for s in &mut self.streams {
-                if s.buffer.front() == Some(&head) {
-                    s.buffer.pop_front();
-                    within |= s.source.within_domain;
-                }
-            }
-            out.push((head, within));
-        }
-        Ok(out)
-    }
-
     fn next_page(&mut self) -> Result<Option<Vec<Iri>>, KnowledgeBaseError> {
-        if self.streams.is_empty() {
-            let n = self.page_size.min(self.listed.len());
-            let page: Vec<Iri> = self.listed.drain(..n).collect();
-            return Ok((!page.is_empty()).then_some(page));
-        }
-        loop {
-            let merged = self.merged().map_err(KnowledgeBaseError::Oracle)?;
-            if merged.is_empty() {
+        while self.ready.is_empty() {
+            if self.sources.is_empty() {
                 return Ok(None);
             }
-            let sig = self.kb.signature();
-            let (mut page, unsure): (Vec<(String, bool)>, Vec<(String, bool)>) =
-                merged.into_iter().partition(|(_, within)| *within);
-            if !unsure.is_empty() {
-                let unsure: Vec<String> = unsure.into_iter().map(|(i, _)| i).collect();
-                page.extend(self.in_domain(&unsure)?.into_iter().map(|i| (i, true)));
+            if self.buckets.is_none() {
+                let total = self.kb.count_sources(&self.sources)?;
+                // Half a page a bucket: an uneven bucket still stays under the page size.
+                self.buckets = Some(bucket_prefixes(total, self.page_size / 2).into());
             }
-            let mut page: Vec<Iri> = page
-                .into_iter()
-                .map(|(i, _)| Iri::new(i))
-                .filter(|i| sig.may_be_individual(i))
-                .collect();
-            page.sort();
-            if let Some(c) = &self.filter {
-                let p = self.kb.page(page);
-                let members = p
-                    .oracle()
-                    .covered(c, &p.all())
-                    .map_err(KnowledgeBaseError::Oracle)?;
-                page = p.oracle().signature().iris_of(&members).cloned().collect();
-            }
-            // A page whose candidates were all filtered out: read on.
-            if !page.is_empty() {
-                return Ok(Some(page));
-            }
+            let Some(prefix) = self.buckets.as_mut().and_then(VecDeque::pop_front) else {
+                return Ok(None);
+            };
+            let bucket = self.bucket(&prefix)?;
+            self.ready.extend(bucket);
         }
+        let n = self.page_size.min(self.ready.len());
+        Ok(Some(self.ready.drain(..n).collect()))
     }
 
-    /// Which of `iris` are individuals of the active domain.
-    fn in_domain(&self, iris: &[String]) -> Result<Vec<String>, KnowledgeBaseError> {
-        let nodes: Vec<NamedNode> = iris.iter().map(NamedNode::new_unchecked).collect();
-        let mut inside = Vec::new();
-        for query in self.kb.compiler().in_domain_queries(&nodes, &[]) {
+    /// One bucket's candidates from every source, sorted, each once, checked.
+    fn bucket(&self, prefix: &str) -> Result<Vec<Iri>, KnowledgeBaseError> {
+        let x = Variable::new_unchecked(SUBJECT);
+        let mut found: Vec<(String, bool)> = Vec::new();
+        for source in &self.sources {
+            let q = bucket_query(source.pattern.clone(), &x, prefix);
             let table = self
                 .kb
                 .oracle
                 .inner()
-                .select(&query)
+                .select(&q)
                 .map_err(KnowledgeBaseError::Oracle)?;
-            inside.extend(table.column_values(SUBJECT).filter_map(|t| match t {
-                Term::NamedNode(n) => Some(n.as_str().to_owned()),
+            found.extend(table.column_values(SUBJECT).filter_map(|t| match t {
+                Term::NamedNode(n) => Some((n.as_str().to_owned(), source.within_domain)),
                 _ => None,
             }));
+        }
+        // Sorted with the sure ones first, so one entry per IRI keeps the surest.
+        found.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
+        found.dedup_by(|a, b| a.0 == b.0);
+        let (mut sure, unsure): (Vec<(String, bool)>, Vec<(String, bool)>) =
+            found.into_iter().partition(|(_, within)| *within);
+        if !unsure.is_empty() {
+            let unsure: Vec<String> = unsure.into_iter().map(|(i, _)| i).collect();
+            sure.extend(self.in_domain(&unsure)?.into_iter().map(|i| (i, true)));
+        }
+        let sig = self.kb.signature();
+        let mut iris: Vec<Iri> = sure
+            .into_iter()
+            .map(|(i, _)| Iri::new(i))
+            .filter(|i| sig.may_be_individual(i))
+            .collect();
+        iris.sort();
+        let Some(c) = &self.filter else {
+            return Ok(iris);
+        };
+        // Membership a page at a time: the page's oracle is as large as its page.
+        let mut members = Vec::new();
+        for chunk in iris.chunks(self.page_size.max(1)) {
+            let p = self.kb.page(chunk.to_vec());
+            let covered = p
+                .oracle()
+                .covered(c, &p.all())
+                .map_err(KnowledgeBaseError::Oracle)?;
+            members.extend(p.oracle().signature().iris_of(&covered).cloned());
+        }
+        Ok(members)
+    }
+
+    /// Which of `iris` are individuals of the active domain.
+    fn in_domain(&self, iris: &[String]) -> Result<Vec<String>, KnowledgeBaseError> {
+        let mut inside = Vec::new();
+        for chunk in iris.chunks(self.kb.oracle.inner().values_chunk()) {
+            let nodes: Vec<NamedNode> = chunk.iter().map(NamedNode::new_unchecked).collect();
+            for query in self.kb.compiler().in_domain_queries(&nodes, &[]) {
+                let table = self
+                    .kb
+                    .oracle
+                    .inner()
+                    .select(&query)
+                    .map_err(KnowledgeBaseError::Oracle)?;
+                inside.extend(table.column_values(SUBJECT).filter_map(|t| match t {
+                    Term::NamedNode(n) => Some(n.as_str().to_owned()),
+                    _ => None,
+                }));
+            }
         }
         inside.sort();
         inside.dedup();
@@ -382,8 +346,8 @@ impl Iterator for CandidatePages<'_> {
             Ok(None) => None,
             Err(e) => {
                 // Stop after an error: the caller decides whether to retry the whole run.
-                self.streams.clear();
-                self.listed.clear();
+                self.sources.clear();
+                self.ready.clear();
                 Some(Err(e))
             }
         }

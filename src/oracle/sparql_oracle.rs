@@ -231,6 +231,11 @@ impl<B: SparqlBackend> SparqlOracle<B> {
         self.run(query)
     }
 
+    /// Individuals per `VALUES` block.
+    pub fn values_chunk(&self) -> usize {
+        self.options.values_chunk.max(1)
+    }
+
     /// Refuses, before anything is sent, a concept this endpoint cannot answer correctly.
     pub fn check_concept(&self, c: &Concept) -> Result<(), OracleError> {
         self.check_supported(c)
