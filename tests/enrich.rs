@@ -833,6 +833,8 @@ fn row_caps_do_not_truncate_paged_predictions_or_members() {
             "100",
             "--page-size",
             "40",
+            "--store-page-size",
+            "40",
             "--model",
             m,
             "--graph",
@@ -884,6 +886,8 @@ fn a_store_side_failure_half_way_and_a_killed_run_leave_the_target_unchanged() {
             url,
             "--page-size",
             "50",
+            "--store-page-size",
+            "50",
             "--model",
             m,
             "--graph",
@@ -921,8 +925,12 @@ fn a_store_side_failure_half_way_and_a_killed_run_leave_the_target_unchanged() {
         "nothing changed, no staging graph left"
     );
     // A run killed while its third page is evaluated: the staging graph stays behind...
+    let evaluated = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let seen = evaluated.clone();
     let slow = common::store_endpoint::store_endpoint(store.clone(), move |_, update| {
-        if update.starts_with("INSERT {") && update.contains("item1") {
+        if update.starts_with("INSERT {")
+            && seen.fetch_add(1, std::sync::atomic::Ordering::SeqCst) == 2
+        {
             std::thread::sleep(std::time::Duration::from_secs(30));
         }
         false

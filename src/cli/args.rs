@@ -657,6 +657,11 @@ pub struct ApplyArgs {
     /// cap it below --max-rows.
     #[arg(long, value_name = "N", default_value_t = crate::enrich::apply::DEFAULT_PAGE)]
     pub page_size: usize,
+    /// `enrich` at an endpoint: candidates per `INSERT … WHERE` request where the store
+    /// evaluates a class expression itself (no rows come back, so no row cap applies; each
+    /// request costs the store a scan of all candidates).
+    #[arg(long, value_name = "N", default_value_t = crate::enrich::apply::DEFAULT_STORE_PAGE)]
+    pub store_page_size: usize,
     /// Stop after this many seconds (0: no limit). `enrich` then writes nothing; `predict`
     /// fails after the pages it printed.
     #[arg(long, value_name = "SECS", default_value_t = 0.0)]

@@ -110,6 +110,7 @@ pub fn run(args: EnrichArgs) -> anyhow::Result<()> {
     let progress = |done: usize| bar.set_position(done as u64);
     let options = ApplyOptions {
         page_size: apply_scope::page_size(&args.kb, &args.apply),
+        store_page_size: args.apply.store_page_size.max(1),
         deadline: apply_scope::deadline(&args.apply)?,
         cancel: Some(&cancel),
         progress: &progress,
@@ -183,10 +184,12 @@ fn target(args: &EnrichArgs, kb: &KnowledgeBase) -> anyhow::Result<Option<Box<dy
     let (Some(url), Some(query)) = (&args.update_endpoint, &args.kb.endpoint) else {
         bail!("give --out FILE (with --kb) or --update-endpoint URL (with --endpoint)");
     };
-    Ok(Some(Box::new(UpdateEndpoint::new(
-        kb_source::http_options(&args.kb, query)?,
-        url,
-    )?)))
+    let mut endpoint = UpdateEndpoint::new(kb_source::http_options(&args.kb, query)?, url)?;
+    endpoint.chunk = args.chunk_size.max(1);
+    if let Some(path) = &args.kb.log_queries {
+        endpoint.log_to(path)?;
+    }
+    Ok(Some(Box::new(endpoint)))
 }
 
 /// Stages the members: a crisp closed-world concept at an endpoint is evaluated by the

@@ -53,6 +53,7 @@ pub fn run(args: PredictArgs) -> anyhow::Result<()> {
     let progress = |done: usize| bar.set_position(done as u64);
     let options = ApplyOptions {
         page_size: apply_scope::page_size(&args.kb, &args.apply),
+        store_page_size: args.apply.store_page_size.max(1),
         deadline: apply_scope::deadline(&args.apply)?,
         cancel: Some(&cancel),
         progress: &progress,

@@ -27,6 +27,8 @@ pub struct UpdateEndpoint {
     backoff: Duration,
     /// Triples per `INSERT DATA`.
     pub chunk: usize,
+    /// Where each request is recorded (`--log-queries`), appended to the query log.
+    log: Option<std::sync::Mutex<std::fs::File>>,
 }
 
 impl UpdateEndpoint {
@@ -69,6 +71,7 @@ impl UpdateEndpoint {
             retries: query.retries,
             backoff: query.backoff,
             chunk: DEFAULT_CHUNK,
+            log: None,
         })
     }
 
@@ -104,12 +107,52 @@ impl UpdateEndpoint {
         .map_err(|message| EnrichError::Endpoint { message })
     }
 
+    /// Appends a JSON line per request (its step, time and outcome; updates as text) to
+    /// `path`, the file `--log-queries` names, beside the queries' lines.
+    pub fn log_to(&mut self, path: &std::path::Path) -> Result<(), EnrichError> {
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(|e| EnrichError::File {
+                path: path.to_owned(),
+                message: format!("opening the query log: {e}"),
+            })?;
+        self.log = Some(std::sync::Mutex::new(file));
+        Ok(())
+    }
+
+    fn record(&self, step: &str, text: &str, took: Duration, error: Option<&str>) {
+        use std::io::Write;
+        let Some(log) = &self.log else {
+            return;
+        };
+        let mut line = serde_json::json!({
+            "step": step,
+            "ms": (took.as_secs_f64() * 1e6).round() / 1e3,
+            "update": text,
+        });
+        if let Some(e) = error {
+            line["error"] = e.into();
+        }
+        if let Ok(mut out) = log.lock() {
+            // A log that cannot be written must not fail the run it observes.
+            let _ = writeln!(out, "{line}");
+        }
+    }
+
     /// Sends one update request; `retry` allows retrying transient failures.
     fn send_update(&self, step: &str, update: &str, retry: bool) -> Result<(), String> {
         let mut attempt = 0;
         loop {
             let started = Instant::now();
             let outcome = self.runtime.block_on(self.send(update));
+            self.record(
+                step,
+                update,
+                started.elapsed(),
+                outcome.as_ref().err().map(|e| e.0.as_str()),
+            );
             match outcome {
                 Ok(()) => return Ok(()),
                 Err((message, transient)) => {
@@ -172,6 +215,14 @@ impl UpdateTarget for UpdateEndpoint {
     }
 
     fn select(&self, step: &str, query: &spargebra::Query) -> Result<SolutionTable, String> {
-        self.reads.select(query).map_err(|e| format!("{step}: {e}"))
+        let started = Instant::now();
+        let answer = self.reads.select(query).map_err(|e| format!("{step}: {e}"));
+        self.record(
+            step,
+            &query.to_string(),
+            started.elapsed(),
+            answer.as_ref().err().map(String::as_str),
+        );
+        answer
     }
 }

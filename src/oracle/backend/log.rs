@@ -26,7 +26,12 @@ impl<B: SparqlBackend> QueryLog<B> {
         Ok(QueryLog {
             inner,
             opened: Instant::now(),
-            out: Mutex::new(BufWriter::new(File::create(path)?)),
+            // Truncated, then written in append mode: other writers of the same run (an
+            // update endpoint's requests) add their lines without overwriting these.
+            out: Mutex::new(BufWriter::new({
+                File::create(path)?;
+                std::fs::OpenOptions::new().append(true).open(path)?
+            })),
         })
     }
 
