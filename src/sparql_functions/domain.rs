@@ -91,7 +91,9 @@ pub(super) fn individuals_among(
 
 /// `SELECT ?x WHERE { VALUES ?x { iris } FILTER(typed || at a role's end) FILTER(not a
 /// class nor a predicate) }`: every part an `EXISTS` over `?x`'s own triples, so the store
-/// stops at the first witness.
+/// stops at the first witness. Built as algebra rather than kept in `queries/`: the object
+/// properties go into `VALUES` blocks inside the `EXISTS` filters, which
+/// [`crate::oracle::sparql::fill_values`] does not reach.
 fn in_domain_query(sig: &Signature, iris: &[NamedNode]) -> Query {
     let x = Variable::new_unchecked("x");
     let values = GraphPattern::Values {
