@@ -4,7 +4,8 @@
 //! `learn --endpoint` against the server and `POST /learn` find what embedded learning
 //! finds; oversize bodies (413), updates without `--allow-update` (403), unknown models
 //! (400/404), requests beyond `--max-concurrent` (503) and queries past `--query-timeout`
-//! (504) are refused with a message; updates change the functions' answers;
+//! (504) are refused with a message; updates change the functions' answers (memoised ones
+//! included);
 //! `--union-default-graph` queries every graph; Ctrl-C and
 //! SIGTERM stop the server cleanly.
 
@@ -407,7 +408,22 @@ fn updates_change_the_answers_and_ctrl_c_stops_the_server() {
     let before = xs(&before);
     let newcomer = format!("{FAM}newcomer");
     assert!(!before.contains(&newcomer));
-    let update = format!("INSERT DATA {{ <{newcomer}> a <{FAM}Male> }}");
+    // Answers memoised before the update (an individual's, and a non-individual's none).
+    let one = |x: &str, expression: &str| {
+        let q = format!(
+            r#"SELECT ?v WHERE {{ BIND(<urn:oxilearn:covers>(<{x}>, "{expression}") AS ?v) }}"#
+        );
+        let (status, body) = server.query(&q, "application/json");
+        assert_eq!(status, 200, "{body}");
+        let v: Value = serde_json::from_str(&body).unwrap();
+        v["results"]["bindings"][0]["v"]["value"]
+            .as_str()
+            .map(str::to_owned)
+    };
+    let paul = format!("{FAM}paul");
+    assert_eq!(one(&paul, "Female").as_deref(), Some("false"));
+    assert_eq!(one(&newcomer, "Male"), None);
+    let update = format!("INSERT DATA {{ <{newcomer}> a <{FAM}Male> . <{paul}> a <{FAM}Female> }}");
     let (status, body) = server.request(
         "POST",
         "/sparql",
@@ -417,8 +433,11 @@ fn updates_change_the_answers_and_ctrl_c_stops_the_server() {
     assert_eq!(status, 204, "{body}");
     let (_, after) = server.query(males, "application/json");
     let mut expected = before.clone();
-    expected.insert(newcomer);
+    expected.insert(newcomer.clone());
     assert_eq!(xs(&after), expected);
+    // The memo went with the old store.
+    assert_eq!(one(&paul, "Female").as_deref(), Some("true"));
+    assert_eq!(one(&newcomer, "Male").as_deref(), Some("true"));
     // An update whose functions' arguments are wrong is refused before it runs.
     let (status, body) = server.request(
         "POST",

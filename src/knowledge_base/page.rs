@@ -14,6 +14,8 @@ use crate::oracle::{CacheOptions, Cached, IndividualSet, MembershipOracle, Sparq
 
 /// A page of individuals with its own cached oracle (borrowing the KB's backend).
 pub struct Page<'kb> {
+    // The type `SparqlOracle::over` returns for the KB's boxed backend.
+    #[allow(clippy::borrowed_box)]
     oracle: Cached<SparqlOracle<&'kb Box<dyn SparqlBackend>>>,
 }
 

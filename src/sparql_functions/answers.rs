@@ -1,13 +1,30 @@
-//! The functions' answers, computed for every individual of the KB in one oracle call on
-//! first use of a model or expression and memoised, so a query's rows only look them up.
+//! The functions' answers, one individual at a time: a call for `x` asks the store about `x`
+//! alone (is it an individual, then its membership or prediction over a page holding just
+//! `x`), and the answer is memoised per (model or expression, individual) in a bounded
+//! cache, so a repeated row reads it and no call costs more as the store grows.
 
-use std::collections::{BTreeMap, HashMap};
-use std::sync::{Arc, Mutex, RwLock};
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, RwLock};
 
+use moka::sync::Cache;
+
+use super::domain;
 use super::{COVERS, FunctionError, MEMBER, SCORE};
 use crate::KnowledgeBase;
+use crate::concept::{Concept, Iri};
 use crate::learn::Model;
-use crate::oracle::{IndividualSet, MembershipOracle};
+use crate::oracle::{MembershipOracle, OracleStats, Semantics, StatsCounter};
+
+/// Answers kept per (model or expression, individual): enough for the rows of large
+/// queries, a few tens of MB at most. Beyond, the least recently used are recomputed.
+const MEMO_ENTRIES: u64 = 200_000;
+/// Individuals whose membership of the active domain is kept.
+const DOMAIN_ENTRIES: u64 = 200_000;
+/// Parsed expressions kept (a query may compute them per row).
+const EXPRESSIONS: u64 = 1_000;
+/// IRIs per domain query of [`Answers::individuals`].
+const DOMAIN_CHUNK: usize = 500;
 
 /// Which function.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -71,52 +88,57 @@ impl ResolveError {
     }
 }
 
-/// Answers computed once, on first use (the lock makes concurrent first uses compute once).
-type Slot<T> = Arc<Mutex<Option<Arc<T>>>>;
+/// What a second argument names, resolved once (a model looked up, an expression parsed):
+/// the question asked of each individual, with the id its memoised answers are kept under.
+pub(super) struct Target {
+    id: u64,
+    question: Question,
+}
 
-/// Per individual id: whether a member, and the ranking value.
-type Predictions = Vec<Option<(bool, Option<f64>)>>;
+enum Question {
+    /// `covers`: closed-world membership in the expression.
+    Covers(Concept),
+    /// `member` of a model that is a class expression: membership under the model's
+    /// semantics (what [`Model::predict`] calls a member), without the other solutions a
+    /// score needs.
+    Members {
+        concept: Concept,
+        semantics: Semantics,
+    },
+    /// `score`, and `member` of other models: the model's prediction.
+    Predict(Arc<dyn Model>),
+}
+
+/// One individual's memoised answer to a [`Target`].
+#[derive(Clone, Copy, Debug)]
+enum Outcome {
+    Member(bool),
+    Prediction {
+        member: bool,
+        ranking: Option<f64>,
+    },
+    /// The model gave no prediction for the individual.
+    Nothing,
+}
 
 struct ModelEntry {
     model: Arc<dyn Model>,
-    /// Filled on first use of `score` (or of `member` for a model that is no concept); the
-    /// lock also makes concurrent first uses compute once.
-    predictions: Mutex<Option<Arc<Predictions>>>,
-    /// Filled on first use of `member` for a model that is a concept: its members only,
-    /// without the other solutions a score needs.
-    members: Mutex<Option<Arc<IndividualSet>>>,
+    member: Arc<Target>,
+    predict: Arc<Target>,
 }
 
-/// The answers one call reads from.
-pub(super) enum Resolved {
-    Model(Kind, Arc<Predictions>),
-    Covers(Arc<IndividualSet>),
-}
-
-impl Resolved {
-    /// The answer for the individual `iri`; `None` when it is not an individual of the KB
-    /// (or a score the model does not give).
-    pub(super) fn answer(&self, kb: &KnowledgeBase, iri: &str) -> Option<Value> {
-        let id = kb.signature().individual_id(iri)?;
-        match self {
-            Resolved::Model(Kind::Score, p) => {
-                p.get(id.index()).copied().flatten()?.1.map(Value::Double)
-            }
-            Resolved::Model(_, p) => p
-                .get(id.index())
-                .copied()
-                .flatten()
-                .map(|(m, _)| Value::Boolean(m)),
-            Resolved::Covers(set) => Some(Value::Boolean(set.contains(id))),
-        }
-    }
-}
-
-/// The KB, the models, and what has been computed.
+/// The KB, the models, and the memoised answers.
 pub(super) struct Answers {
     kb: KnowledgeBase,
     models: RwLock<BTreeMap<String, Arc<ModelEntry>>>,
-    concepts: Mutex<HashMap<String, Slot<IndividualSet>>>,
+    expressions: Cache<String, Arc<Target>>,
+    /// IRI → whether an individual of the active domain.
+    domain: Cache<String, bool>,
+    /// (target id, IRI) → answer.
+    memo: Cache<(u64, String), Outcome>,
+    next_target: AtomicU64,
+    /// What the pages and the domain queries asked (the KB's own oracle counts the rest).
+    stats: StatsCounter,
 }
 
 impl Answers {
@@ -124,7 +146,11 @@ impl Answers {
         Answers {
             kb,
             models: RwLock::new(BTreeMap::new()),
-            concepts: Mutex::new(HashMap::new()),
+            expressions: Cache::new(EXPRESSIONS),
+            domain: Cache::new(DOMAIN_ENTRIES),
+            memo: Cache::new(MEMO_ENTRIES),
+            next_target: AtomicU64::new(0),
+            stats: StatsCounter::default(),
         }
     }
 
@@ -132,11 +158,34 @@ impl Answers {
         &self.kb
     }
 
+    /// What was asked of the store for the functions' answers.
+    pub(super) fn stats(&self) -> OracleStats {
+        self.stats.snapshot()
+    }
+
+    fn target(&self, question: Question) -> Arc<Target> {
+        Arc::new(Target {
+            id: self.next_target.fetch_add(1, Ordering::Relaxed),
+            question,
+        })
+    }
+
+    /// Adds (or replaces) a model; its answers are kept under new targets, so none of a
+    /// replaced model's answers is read again.
     pub(super) fn insert_model(&self, name: &str, model: Box<dyn Model>) {
+        let model: Arc<dyn Model> = Arc::from(model);
+        let predict = self.target(Question::Predict(model.clone()));
+        let member = match model.concept() {
+            Some(concept) => self.target(Question::Members {
+                concept: concept.clone(),
+                semantics: model.semantics(),
+            }),
+            None => predict.clone(),
+        };
         let entry = Arc::new(ModelEntry {
-            model: Arc::from(model),
-            predictions: Mutex::new(None),
-            members: Mutex::new(None),
+            model,
+            member,
+            predict,
         });
         self.models
             .write()
@@ -165,77 +214,27 @@ impl Answers {
             .cloned()
     }
 
-    /// The answers of a model (member, score) or an expression (covers), computing them
-    /// on first use.
-    pub(super) fn resolve(&self, kind: Kind, text: &str) -> Result<Resolved, ResolveError> {
+    /// What a call's second argument names: a loaded model (`member`, `score`) or a parsed
+    /// expression (`covers`). Asks the store nothing.
+    pub(super) fn resolve(&self, kind: Kind, text: &str) -> Result<Arc<Target>, ResolveError> {
         match kind {
             Kind::Member | Kind::Score => {
                 let entry = self.entry(text).ok_or_else(|| ResolveError::UnknownModel {
                     name: text.to_owned(),
                     known: self.model_names(),
                 })?;
-                if kind == Kind::Member && entry.model.concept().is_some() {
-                    return Ok(Resolved::Covers(self.members(&entry)?));
-                }
-                Ok(Resolved::Model(kind, self.predictions(&entry)?))
+                Ok(match kind {
+                    Kind::Member => entry.member.clone(),
+                    _ => entry.predict.clone(),
+                })
             }
-            Kind::Covers => Ok(Resolved::Covers(self.covered(text)?)),
+            Kind::Covers => self.expression(text),
         }
     }
 
-    fn predictions(&self, entry: &ModelEntry) -> Result<Arc<Predictions>, ResolveError> {
-        let mut slot = entry.predictions.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(p) = slot.as_ref() {
-            return Ok(p.clone());
-        }
-        let all = self.kb.individuals();
-        let mut dense: Predictions = vec![None; all.universe()];
-        let predictions = entry
-            .model
-            .predict(self.kb.oracle(), &all)
-            .map_err(|e| ResolveError::Oracle(error_chain(&e)))?;
-        for p in predictions {
-            if let Some(cell) = dense.get_mut(p.individual.index()) {
-                *cell = Some((p.member, p.ranking_value()));
-            }
-        }
-        let dense = Arc::new(dense);
-        *slot = Some(dense.clone());
-        Ok(dense)
-    }
-
-    /// The members of a model that is a concept: the instances of its expression under
-    /// its semantics (what [`Model::predict`] calls a member).
-    fn members(&self, entry: &ModelEntry) -> Result<Arc<IndividualSet>, ResolveError> {
-        let mut slot = entry.members.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(set) = slot.as_ref() {
-            return Ok(set.clone());
-        }
-        let concept = entry
-            .model
-            .concept()
-            .ok_or_else(|| ResolveError::Oracle("the model has no class expression".to_owned()))?;
-        let set = Arc::new(
-            self.kb
-                .oracle()
-                .members(concept, &self.kb.individuals(), entry.model.semantics())
-                .map_err(|e| ResolveError::Oracle(error_chain(&e)))?,
-        );
-        *slot = Some(set.clone());
-        Ok(set)
-    }
-
-    fn covered(&self, text: &str) -> Result<Arc<IndividualSet>, ResolveError> {
-        let cell = self
-            .concepts
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .entry(text.to_owned())
-            .or_default()
-            .clone();
-        let mut slot = cell.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(set) = slot.as_ref() {
-            return Ok(set.clone());
+    fn expression(&self, text: &str) -> Result<Arc<Target>, ResolveError> {
+        if let Some(target) = self.expressions.get(text) {
+            return Ok(target);
         }
         let concept = self
             .kb
@@ -247,13 +246,102 @@ impl Answers {
                     None => e.to_string(),
                 },
             })?;
-        let set = Arc::new(
-            self.kb
-                .instances(&concept)
-                .map_err(|e| ResolveError::Oracle(error_chain(&e)))?,
-        );
-        *slot = Some(set.clone());
-        Ok(set)
+        let target = self.target(Question::Covers(concept));
+        self.expressions.insert(text.to_owned(), target.clone());
+        Ok(target)
+    }
+
+    /// The answer of `kind` for the IRI `iri`: `None` when it is not an individual of the KB
+    /// (or a score the model does not give).
+    pub(super) fn answer(
+        &self,
+        target: &Target,
+        kind: Kind,
+        iri: &str,
+    ) -> Result<Option<Value>, ResolveError> {
+        if !self.is_individual(iri)? {
+            return Ok(None);
+        }
+        let outcome = self
+            .memo
+            .try_get_with((target.id, iri.to_owned()), || self.compute(target, iri))
+            .map_err(|e: Arc<String>| ResolveError::Oracle(e.to_string()))?;
+        Ok(match (outcome, kind) {
+            (Outcome::Prediction { ranking, .. }, Kind::Score) => ranking.map(Value::Double),
+            (Outcome::Prediction { member, .. }, _) | (Outcome::Member(member), _) => {
+                Some(Value::Boolean(member))
+            }
+            (Outcome::Nothing, _) => None,
+        })
+    }
+
+    /// Whether `iri` is an individual of the KB's active domain (see [`domain`]), memoised.
+    fn is_individual(&self, iri: &str) -> Result<bool, ResolveError> {
+        self.domain
+            .try_get_with(iri.to_owned(), || {
+                domain::individuals_among(&self.kb, &[iri], &self.stats)
+                    .map(|found| found.first().copied().unwrap_or(false))
+                    .map_err(|e| error_chain(&e))
+            })
+            .map_err(|e: Arc<String>| ResolveError::Oracle(e.to_string()))
+    }
+
+    /// Which of `iris` are individuals of the KB's active domain, in the order given: one
+    /// query per chunk of those not memoised yet.
+    pub(super) fn individuals(&self, iris: &[&str]) -> Result<Vec<bool>, ResolveError> {
+        let mut out: Vec<Option<bool>> = iris.iter().map(|i| self.domain.get(*i)).collect();
+        let unknown: Vec<usize> = (0..iris.len()).filter(|&i| out[i].is_none()).collect();
+        for chunk in unknown.chunks(DOMAIN_CHUNK) {
+            let asked: Vec<&str> = chunk.iter().map(|&i| iris[i]).collect();
+            let found = domain::individuals_among(&self.kb, &asked, &self.stats)
+                .map_err(|e| ResolveError::Oracle(error_chain(&e)))?;
+            for (&i, is) in chunk.iter().zip(found) {
+                self.domain.insert(iris[i].to_owned(), is);
+                out[i] = Some(is);
+            }
+        }
+        Ok(out.into_iter().map(|b| b.unwrap_or(false)).collect())
+    }
+
+    /// `target`'s answer for the individual `iri`, over a page holding `iri` alone: its
+    /// queries name `iri` in their `VALUES`, so they cost what `iri`'s neighbourhood costs,
+    /// whatever the size of the store.
+    fn compute(&self, target: &Target, iri: &str) -> Result<Outcome, String> {
+        let page = self.kb.oracle().inner().over(vec![Iri::new(iri)]);
+        let all = page.signature_ref().all_individuals();
+        let outcome = match &target.question {
+            Question::Covers(concept) => page
+                .covered(concept, &all)
+                .map(|set| Outcome::Member(!set.is_empty()))
+                .map_err(|e| error_chain(&e)),
+            Question::Members { concept, semantics } => page
+                .members(concept, &all, *semantics)
+                .map(|set| Outcome::Member(!set.is_empty()))
+                .map_err(|e| error_chain(&e)),
+            Question::Predict(model) => model
+                .predict(&page, &all)
+                .map(|predictions| match predictions.first() {
+                    Some(p) => Outcome::Prediction {
+                        member: p.member,
+                        ranking: p.ranking_value(),
+                    },
+                    None => Outcome::Nothing,
+                })
+                .map_err(|e| error_chain(&e)),
+        };
+        self.count(page.stats());
+        outcome
+    }
+
+    fn count(&self, s: OracleStats) {
+        let c = &self.stats;
+        StatsCounter::add(&c.queries_sent, s.queries_sent);
+        StatsCounter::add(&c.rows_received, s.rows_received);
+        StatsCounter::add(&c.backend_time_ns, s.backend_time_ns);
+        StatsCounter::add(&c.cache_hits, s.cache_hits);
+        StatsCounter::add(&c.cache_misses, s.cache_misses);
+        StatsCounter::add(&c.composed, s.composed);
+        StatsCounter::add(&c.evaluations, s.evaluations);
     }
 }
 

@@ -7,29 +7,41 @@
 //! | `<urn:oxilearn:score>(?x, "model")` | an individual, a loaded model's name | `xsd:double` (the prediction's ranking value: score, probability or degree; unbound when the model gives none) |
 //! | `<urn:oxilearn:covers>(?x, "expression")` | an individual, a class expression (Manchester or DL syntax) | `xsd:boolean` (closed world) |
 //!
-//! A query filtering many individuals must not ask the oracle once per row: the first use
-//! computes the answers for every individual of the KB in one call through the KB's cached
-//! oracle (`member` of a model that is a class expression, and `covers`: the expression's
-//! instances; `score`, and `member` of other models: the model's prediction), and later rows
-//! (and later queries) read the memoised answers. [`SparqlFunctions::oracle_stats`] reports what the oracle was asked.
+//! A call for the individual `x` asks the store about `x` alone: whether `x` is an
+//! individual of the KB (one query, bounded by `x`'s own triples), then its membership or
+//! the model's prediction over a page holding just `x` (the expression's queries name `x` in
+//! their `VALUES`). No call and no [`SparqlFunctions::prepare`] lists the store's
+//! individuals, so the cost of a call is set by `x` and its neighbourhood, never by the size
+//! of the store; a query pays per individual it binds. Answers are memoised per (model or
+//! expression, individual) in a bounded cache, so a row repeating an individual (a filter
+//! over `?x ?p ?o`) reads the first answer; an expression is parsed once and kept.
+//! [`SparqlFunctions::oracle_stats`] reports what the store was asked.
+//!
+//! The semantics are those of the whole KB (closed world): `x` is a member of `¬C` or `⊤`
+//! when it is an individual of the active domain, and an IRI that is not one (a class IRI,
+//! a subject with only literal values) gets no value, as over a KB that interned every
+//! individual. Open the KB with [`IndividualScope::Schema`](crate::oracle::IndividualScope)
+//! ([`SparqlFunctions::over_store`]) so that opening it reads the schema only; names the
+//! schema does not declare (individuals in `{a}` or `r value a`, classes and properties
+//! only used in the data) are then written as full IRIs or prefixed names.
 //!
 //! Custom functions can only return a value or nothing, so argument errors are caught
 //! before the query runs: [`SparqlFunctions::prepare`] walks the parsed query and fails it,
 //! with a message, on an unknown model name, an unparsable expression, a wrong number of
 //! arguments or an unknown `urn:oxilearn:` function, when the argument is a constant (the
-//! usual case); it also computes those constants' answers then, so an oracle failure is a
-//! query error too. A name or expression that is not a constant (a variable, `CONCAT(…)`)
+//! usual case). A name or expression that is not a constant (a variable, `CONCAT(…)`)
 //! can only be checked row by row: such a row gets no value (as any SPARQL function given a
 //! wrong argument), and the message is kept in the query's [`CallErrors`], which a caller
 //! checks once the results are read ([`PreparedQuery::errors`]; `oxilearn serve` turns them
-//! into an error response). A first argument that is not an individual of the KB (a
+//! into an error response). A failure of the store while answering a row is kept there too
+//! ([`CallErrors::store_failed`]). A first argument that is not an individual of the KB (a
 //! literal, a class IRI) gives no value and is not an error.
 //!
-//! Answers are those of the KB when the functions were built: after the store changes, build
-//! new functions (`oxilearn serve --allow-update` does so after each update).
+//! Answers are those of the store when they were first asked: after the store changes, build
+//! new functions (`oxilearn serve --allow-update` does so after each update, which reads the
+//! schema again and starts with an empty memo).
 //!
 //! ```
-//! use oxilearn::KnowledgeBase;
 //! use oxilearn::oxigraph::sparql::{QueryResults, SparqlEvaluator};
 //! use oxilearn::oxigraph::store::Store;
 //! use oxilearn::sparql_functions::SparqlFunctions;
@@ -37,7 +49,8 @@
 //! let store = Store::new()?;
 //! let family = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/family/family.ttl");
 //! oxilearn::kb::load_file(&store, std::path::Path::new(family), None)?;
-//! let functions = SparqlFunctions::new(KnowledgeBase::from_store(store.clone())?);
+//! // Opening reads the schema only; each call asks about its own individual.
+//! let functions = SparqlFunctions::over_store(store.clone())?;
 //! // (models come in with `functions.add_model_json("Uncle", &text)?`)
 //! let query = functions.prepare(
 //!     SparqlEvaluator::new(),
@@ -60,6 +73,7 @@
 
 mod answers;
 mod check;
+mod domain;
 
 use std::sync::{Arc, Mutex};
 
@@ -67,10 +81,10 @@ use oxigraph::model::{Literal, NamedNode, Term};
 use oxigraph::sparql::{PreparedSparqlQuery, PreparedSparqlUpdate, SparqlEvaluator};
 use oxigraph::store::Store;
 
-use crate::KnowledgeBase;
 use crate::learn::document::{self, LoadedModel, ModelHeader};
 use crate::learn::{LearnError, Model};
-use crate::oracle::{MembershipOracle, OracleStats};
+use crate::oracle::{IndividualScope, MembershipOracle, OracleOptions, OracleStats};
+use crate::{KnowledgeBase, KnowledgeBaseError};
 use answers::Answers;
 
 /// `<urn:oxilearn:member>(?x, "model")` → `xsd:boolean`.
@@ -91,31 +105,62 @@ pub enum FunctionError {
     /// A call with a wrong argument (unknown model, unparsable expression, arity).
     #[error("{0}")]
     Call(String),
-    /// Computing a model's or expression's answers failed.
+    /// Asking the store failed.
     #[error("{0}")]
     Oracle(String),
 }
 
-/// The messages of calls whose non-constant arguments were wrong, kept per query.
+/// The messages of calls that gave no value for a reason other than their individual: a
+/// wrong non-constant argument, or a failure of the store while answering. Kept per query.
 #[derive(Clone, Debug, Default)]
-pub struct CallErrors(Arc<Mutex<Vec<String>>>);
+pub struct CallErrors(Arc<Mutex<Recorded>>);
+
+#[derive(Debug, Default)]
+struct Recorded {
+    messages: Vec<String>,
+    store_failed: bool,
+}
 
 impl CallErrors {
+    /// A wrong argument.
     fn push(&self, message: String) {
-        let mut v = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        self.record(message, false);
+    }
+
+    /// The store failed to answer a row.
+    fn push_failure(&self, message: String) {
+        self.record(message, true);
+    }
+
+    fn record(&self, message: String, failure: bool) {
+        let mut r = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        r.store_failed |= failure;
         // One message per distinct cause is enough (a wrong name repeats on every row).
-        if !v.contains(&message) && v.len() < 10 {
-            v.push(message);
+        if !r.messages.contains(&message) && r.messages.len() < 10 {
+            r.messages.push(message);
         }
     }
 
     /// The distinct messages so far (at most 10).
     pub fn messages(&self) -> Vec<String> {
-        self.0.lock().unwrap_or_else(|p| p.into_inner()).clone()
+        self.0
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .messages
+            .clone()
     }
 
     pub fn is_empty(&self) -> bool {
         self.messages().is_empty()
+    }
+
+    /// Whether some message is a failure of the store rather than a wrong argument (a
+    /// server answers 500 rather than 400).
+    pub fn store_failed(&self) -> bool {
+        self.0
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .store_failed
     }
 }
 
@@ -179,12 +224,29 @@ pub struct SparqlFunctions {
 }
 
 impl SparqlFunctions {
-    /// Over `kb` (usually [`KnowledgeBase::from_store`] of the store queries run on), with
-    /// no model yet (`covers` works without one).
+    /// Over `kb`, the KB of the store queries run on, with no model yet (`covers` works
+    /// without one). Any scope answers the same; [`SparqlFunctions::over_store`] opens the
+    /// cheapest.
     pub fn new(kb: KnowledgeBase) -> Self {
         SparqlFunctions {
             inner: Arc::new(Answers::new(kb)),
         }
+    }
+
+    /// Over `store`, reading only its schema ([`IndividualScope::Schema`]): opening costs
+    /// the schema's queries whatever the number of individuals, and each call asks about
+    /// its own individual. The KB does not count the store's quads
+    /// ([`KnowledgeBase::triples`] is 0): counting is a pass over every quad (3 s on 7.4M),
+    /// which `oxilearn serve` would pay again after every update.
+    pub fn over_store(store: Store) -> Result<Self, KnowledgeBaseError> {
+        let kb = KnowledgeBase::builder()
+            .oracle_options(OracleOptions {
+                scope: IndividualScope::Schema,
+                ..OracleOptions::default()
+            })
+            // `open_store` would count the quads; no load reports, no count.
+            .open_loaded(store, Vec::new())?;
+        Ok(Self::new(kb))
     }
 
     /// Adds a model under `name`, replacing one of that name (and its memoised answers).
@@ -223,9 +285,18 @@ impl SparqlFunctions {
         self.inner.kb()
     }
 
-    /// What the KB's oracle was asked so far (queries sent, cache hits, …).
+    /// What the store was asked so far for the functions' answers and through the KB's
+    /// oracle (queries sent, cache hits, …).
     pub fn oracle_stats(&self) -> OracleStats {
-        self.inner.kb().oracle().stats()
+        self.inner.kb().oracle().stats().merged(self.inner.stats())
+    }
+
+    /// Which of `iris` are individuals of the KB's active domain (the IRIs the functions
+    /// answer for), in the order given; memoised with the functions' answers.
+    pub fn individuals(&self, iris: &[&str]) -> Result<Vec<bool>, FunctionError> {
+        self.inner
+            .individuals(iris)
+            .map_err(|e| e.into_function_error("the individuals"))
     }
 
     /// `evaluator` with the three functions registered; their row errors go to `errors`.
@@ -248,7 +319,8 @@ impl SparqlFunctions {
     }
 
     /// Parses `query`, checks every call of the functions whose arguments are constants
-    /// (computing their answers), and returns it ready to bind to a store.
+    /// (the model is loaded, the expression parses; nothing is asked of the store), and
+    /// returns it ready to bind to a store.
     pub fn prepare(
         &self,
         evaluator: SparqlEvaluator,
@@ -345,8 +417,8 @@ fn call(inner: &Answers, kind: answers::Kind, args: &[Term], errors: &CallErrors
             return None;
         }
     };
-    let resolved = match inner.resolve(kind, text.value()) {
-        Ok(r) => r,
+    let target = match inner.resolve(kind, text.value()) {
+        Ok(t) => t,
         Err(e) => {
             errors.push(e.into_function_error(kind.iri()).to_string());
             return None;
@@ -355,8 +427,14 @@ fn call(inner: &Answers, kind: answers::Kind, args: &[Term], errors: &CallErrors
     let Term::NamedNode(x) = subject else {
         return None;
     };
-    resolved.answer(inner.kb(), x.as_str()).map(|v| match v {
-        answers::Value::Boolean(b) => Literal::from(b).into(),
-        answers::Value::Double(d) => Literal::from(d).into(),
-    })
+    match inner.answer(&target, kind, x.as_str()) {
+        Ok(value) => value.map(|v| match v {
+            answers::Value::Boolean(b) => Literal::from(b).into(),
+            answers::Value::Double(d) => Literal::from(d).into(),
+        }),
+        Err(e) => {
+            errors.push_failure(e.into_function_error(kind.iri()).to_string());
+            None
+        }
+    }
 }

@@ -28,7 +28,6 @@ use tokio::sync::Semaphore;
 
 use super::args::ServeArgs;
 use super::kb_source;
-use crate::KnowledgeBase;
 use crate::learn::document::ModelHeader;
 use crate::sparql_functions::SparqlFunctions;
 
@@ -40,7 +39,8 @@ struct ModelFile {
 }
 
 /// What queries answer from: the functions over the store as it is, and the models'
-/// headers. Rebuilt after every update.
+/// headers. Rebuilt after every update: the schema is read again and the functions start
+/// with an empty memo.
 pub(super) struct Loaded {
     functions: SparqlFunctions,
     headers: BTreeMap<String, ModelHeader>,
@@ -48,10 +48,10 @@ pub(super) struct Loaded {
 
 impl Loaded {
     /// Opens the KB over `store` and loads every model into the functions; returns the
-    /// models' warnings too.
+    /// models' warnings too. Reads the schema only (the functions ask about each call's
+    /// individual when it comes), so opening costs the same on any number of individuals.
     fn open(store: &Store, models: &[ModelFile]) -> anyhow::Result<(Self, Vec<String>)> {
-        let kb = KnowledgeBase::from_store(store.clone()).context("reading the signature")?;
-        let functions = SparqlFunctions::new(kb);
+        let functions = SparqlFunctions::over_store(store.clone()).context("reading the schema")?;
         let mut headers = BTreeMap::new();
         let mut warnings = Vec::new();
         for m in models {
@@ -149,7 +149,6 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     for w in warnings {
         eprintln!("warning: {w}");
     }
-    let individuals = loaded.functions.knowledge_base().individuals().len();
     let state = Arc::new(State {
         store,
         loaded: RwLock::new(Arc::new(loaded)),
@@ -188,8 +187,8 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
             .map(|m| m.name.as_str())
             .collect::<Vec<_>>();
         eprintln!(
-            "oxilearn serve: listening on http://{addr}/sparql ({triples} triples, {individuals} \
-             individuals, models: {}; {})",
+            "oxilearn serve: listening on http://{addr}/sparql ({triples} triples, models: {}; \
+             {})",
             if names.is_empty() {
                 "none".to_owned()
             } else {

@@ -1,5 +1,7 @@
 //! `POST /predict`: `{"model": NAME, "individuals": [IRI, …]}` (without `individuals`: every
-//! individual of the KB) → the document of `predict --json` (`{model, predictions}`).
+//! individual of the KB, listed by the store) → the document of `predict --json`
+//! (`{model, predictions}`), sorted by IRI. The model is applied page by page over the
+//! IRIs, so the cost is that of the individuals asked about.
 
 use std::sync::Arc;
 
@@ -10,10 +12,17 @@ use axum::http::header::CONTENT_TYPE;
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 
+use std::collections::BTreeSet;
+
+use oxigraph::model::{NamedNode, Term};
+use spargebra::term::GroundTerm;
+
 use super::super::predict::{ModelJson, PredictJson, PredictionJson};
 use super::State as ServeState;
 use super::error::{ApiError, blocking};
-use crate::oracle::IndividualSet;
+use crate::concept::Iri;
+use crate::oracle::sparql::{fill_values, fixed_query};
+use crate::sparql_functions::{FunctionError, SparqlFunctions};
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -44,6 +53,9 @@ pub async fn post(
     result.unwrap_or_else(IntoResponse::into_response)
 }
 
+/// Individuals per page the model is applied to (a page oracle's `VALUES` chunks).
+const PAGE: usize = 1000;
+
 fn predict(state: &ServeState, request: PredictRequest) -> Result<String, ApiError> {
     let loaded = state.loaded();
     let functions = &loaded.functions;
@@ -61,14 +73,16 @@ fn predict(state: &ServeState, request: PredictRequest) -> Result<String, ApiErr
         ));
     };
     let kb = functions.knowledge_base();
-    let sig = kb.signature();
     let individuals = match &request.individuals {
-        None => sig.all_individuals(),
+        None => every_individual(functions)?,
         Some(iris) => {
-            let unknown: Vec<&str> = iris
+            let refs: Vec<&str> = iris.iter().map(String::as_str).collect();
+            let known = functions.individuals(&refs).map_err(store_error)?;
+            let unknown: Vec<&str> = refs
                 .iter()
-                .filter(|i| sig.individual_id(i).is_none())
-                .map(String::as_str)
+                .zip(&known)
+                .filter(|(_, k)| !**k)
+                .map(|(i, _)| *i)
                 .collect();
             if !unknown.is_empty() {
                 return Err(ApiError::bad_request(format!(
@@ -77,24 +91,25 @@ fn predict(state: &ServeState, request: PredictRequest) -> Result<String, ApiErr
                     unknown.join(", ")
                 )));
             }
-            IndividualSet::from_ids(
-                sig.individual_count(),
-                iris.iter().filter_map(|i| sig.individual_id(i)),
-            )
+            let mut iris: Vec<Iri> = refs.into_iter().map(Iri::new).collect();
+            iris.sort();
+            iris.dedup();
+            iris
         }
     };
-    let predictions = model
-        .predict(kb.oracle(), &individuals)
-        .map_err(|e| ApiError::internal(&anyhow::Error::from(e).context("predicting")))?
-        .into_iter()
-        .map(|p| PredictionJson {
-            individual: sig
-                .individual_iri(p.individual)
-                .map(|i| i.as_str().to_owned())
-                .unwrap_or_default(),
-            prediction: p,
-        })
-        .collect();
+    let mut predictions = Vec::with_capacity(individuals.len());
+    for page in individuals.chunks(PAGE) {
+        let page = kb.page(page.to_vec());
+        for (iri, prediction) in page
+            .predict(model.as_ref())
+            .map_err(|e| ApiError::internal(&anyhow::Error::from(e).context("predicting")))?
+        {
+            predictions.push(PredictionJson {
+                individual: iri.into_string(),
+                prediction,
+            });
+        }
+    }
     let doc = PredictJson {
         model: ModelJson {
             algorithm: header.algorithm.clone(),
@@ -106,6 +121,54 @@ fn predict(state: &ServeState, request: PredictRequest) -> Result<String, ApiErr
     };
     serde_json::to_string_pretty(&doc)
         .map_err(|e| ApiError::internal(&anyhow::Error::from(e).context("writing the predictions")))
+}
+
+/// Every individual of the KB, sorted by IRI: what a request without `individuals` asks
+/// for by name. The store lists the typed ones and the ends of object-property assertions
+/// (as a KB over the whole active domain interns them); the functions' check then drops
+/// schema entities, so `/predict` answers for exactly the IRIs the functions answer for.
+fn every_individual(functions: &SparqlFunctions) -> Result<Vec<Iri>, ApiError> {
+    let kb = functions.knowledge_base();
+    let backend = kb.oracle().inner().backend();
+    let mut candidates: BTreeSet<String> = BTreeSet::new();
+    let mut collect = |query: &spargebra::Query| -> Result<(), ApiError> {
+        let table = backend
+            .select(query)
+            .map_err(|e| store_error(FunctionError::Oracle(e.to_string())))?;
+        candidates.extend(table.column_values("x").filter_map(|t| match t {
+            Term::NamedNode(n) => Some(n.as_str().to_owned()),
+            _ => None,
+        }));
+        Ok(())
+    };
+    let fixed = |name: &str| {
+        fixed_query(name).map_err(|e| store_error(FunctionError::Oracle(e.to_string())))
+    };
+    collect(&fixed("typed_individuals")?)?;
+    let roles: Vec<GroundTerm> = kb
+        .signature()
+        .object_properties
+        .keys()
+        .map(|p| GroundTerm::NamedNode(NamedNode::new_unchecked(p.as_str())))
+        .collect();
+    if !roles.is_empty() {
+        let mut query = fixed("role_individuals")?;
+        fill_values(&mut query, "p", roles)
+            .map_err(|e| store_error(FunctionError::Oracle(e.to_string())))?;
+        collect(&query)?;
+    }
+    let candidates: Vec<&str> = candidates.iter().map(String::as_str).collect();
+    let known = functions.individuals(&candidates).map_err(store_error)?;
+    Ok(candidates
+        .into_iter()
+        .zip(known)
+        .filter(|(_, k)| *k)
+        .map(|(i, _)| Iri::new(i))
+        .collect())
+}
+
+fn store_error(e: FunctionError) -> ApiError {
+    ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string())
 }
 
 fn names(names: &[String]) -> String {

@@ -278,9 +278,15 @@ fn query(
         .execute()
         .map_err(evaluation_error)?;
     let written = write_results(results, accept)?;
-    let errors = prepared.errors().messages();
+    let errors = prepared.errors();
+    if errors.store_failed() {
+        return Err(ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            errors.messages().join("\n"),
+        ));
+    }
     if !errors.is_empty() {
-        return Err(ApiError::bad_request(errors.join("\n")));
+        return Err(ApiError::bad_request(errors.messages().join("\n")));
     }
     Ok(written)
 }
@@ -300,6 +306,15 @@ fn update(state: &ServeState, text: &str, token: CancellationToken) -> Result<()
         .map_err(|e| ApiError::internal(&e.context("reopening the KB after the update")))?;
     *state.loaded.write().unwrap_or_else(|p| p.into_inner()) = Arc::new(rebuilt);
     result.map_err(|e| ApiError::bad_request(format!("the update failed: {e}")))?;
+    if errors.store_failed() {
+        return Err(ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!(
+                "the update ran, but the store failed to answer some calls:\n{}",
+                errors.messages().join("\n")
+            ),
+        ));
+    }
     let errors = errors.messages();
     if !errors.is_empty() {
         return Err(ApiError::bad_request(format!(
