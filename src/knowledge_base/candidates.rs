@@ -284,16 +284,22 @@ impl CandidatePages<'_> {
         // Sorted with the sure ones first, so one entry per IRI keeps the surest.
         found.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
         found.dedup_by(|a, b| a.0 == b.0);
-        let (mut sure, unsure): (Vec<(String, bool)>, Vec<(String, bool)>) =
-            found.into_iter().partition(|(_, within)| *within);
+        let mut sure: Vec<String> = Vec::new();
+        let mut unsure: Vec<String> = Vec::new();
+        for (iri, within) in found {
+            if within {
+                sure.push(iri);
+            } else {
+                unsure.push(iri);
+            }
+        }
         if !unsure.is_empty() {
-            let unsure: Vec<String> = unsure.into_iter().map(|(i, _)| i).collect();
-            sure.extend(self.in_domain(&unsure)?.into_iter().map(|i| (i, true)));
+            sure.extend(self.in_domain(&unsure)?);
         }
         let sig = self.kb.signature();
         let mut iris: Vec<Iri> = sure
             .into_iter()
-            .map(|(i, _)| Iri::new(i))
+            .map(Iri::new)
             .filter(|i| sig.may_be_individual(i))
             .collect();
         iris.sort();
