@@ -196,7 +196,7 @@ impl<B: SparqlBackend> SparqlOracle<B> {
     /// universe is just them and whose shapes are this one's.
     fn members_among(&self, c: &Concept, individuals: Vec<Iri>) -> Result<Vec<Iri>, OracleError> {
         let mut sig = Signature::clone(&self.signature);
-        sig.asserted_types = None;
+        // Drops the tables indexed by this oracle's universe (asserted types, values, edges).
         sig.set_individuals(individuals);
         let options = OracleOptions {
             shapes: Some(self.shapes),
@@ -579,9 +579,17 @@ impl<B: SparqlBackend> MembershipOracle for SparqlOracle<B> {
         property: &Iri,
         among: &IndividualSet,
     ) -> Result<Vec<(IndividualId, Literal)>, OracleError> {
-        let props: Vec<GroundTerm> = self
+        let closure = self.signature.data_property_closure(property);
+        // Read with the signature when the universe is a neighbourhood: no query.
+        if let Some(values) = self
             .signature
-            .data_property_closure(property)
+            .universe_values
+            .as_ref()
+            .and_then(|table| table.values(&closure, among))
+        {
+            return Ok(values);
+        }
+        let props: Vec<GroundTerm> = closure
             .iter()
             .map(|p| GroundTerm::NamedNode(NamedNode::new_unchecked(p.as_str())))
             .collect();
@@ -640,6 +648,16 @@ impl<B: SparqlBackend> MembershipOracle for SparqlOracle<B> {
             .is_err()
         {
             return Ok(None);
+        }
+        // Read with the signature for forward roles over a neighbourhood: no query.
+        if let Some(local) = self.signature.universe_edges.as_ref().and_then(|table| {
+            table.successors(
+                &self.signature.role_expansion(role),
+                among,
+                self.signature.individual_count(),
+            )
+        }) {
+            return Ok(local);
         }
         let compiler = self.compiler();
         let mut pairs = Vec::new();

@@ -100,6 +100,14 @@ pub trait SparqlBackend: Send + Sync {
     fn politeness(&self) -> PolitenessReport {
         PolitenessReport::default()
     }
+
+    /// The most rows an answer may hold before the endpoint cuts it (`None`: no cap). The
+    /// backend pages a capped answer itself, but paging re-runs the query sorted, page by
+    /// page; a caller that chooses how much to ask at once (the neighbourhood's triples)
+    /// keeps its answers under the cap instead.
+    fn row_cap(&self) -> Option<usize> {
+        None
+    }
 }
 
 /// A backend behind a pointer is the backend (boxed for dynamic choice, shared, borrowed).
@@ -128,6 +136,10 @@ macro_rules! forwarding_backend {
 
             fn politeness(&self) -> PolitenessReport {
                 (**self).politeness()
+            }
+
+            fn row_cap(&self) -> Option<usize> {
+                (**self).row_cap()
             }
         }
     };
