@@ -30,7 +30,7 @@ pub use http::{HttpBackend, HttpOptions, QueryMethod, ResultsSyntax};
 pub use log::QueryLog;
 #[cfg(feature = "http")]
 pub use politeness::{PUBLIC_DEFAULT, default_for_endpoint, is_local_host};
-pub use probe::{Capabilities, probe, require_capabilities};
+pub use probe::{Capabilities, check_required, probe, require_capabilities};
 
 use std::time::Duration;
 
