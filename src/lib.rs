@@ -40,6 +40,9 @@ pub mod refine;
 pub mod sparql_functions;
 pub mod vocab;
 
+/// Endpoint signature caches on disk (`KnowledgeBaseBuilder::signature_cache`).
+#[cfg(feature = "http")]
+pub use knowledge_base::signature_cache;
 pub use knowledge_base::{
     CandidatePages, Candidates, KbOracle, KnowledgeBase, KnowledgeBaseBuilder, KnowledgeBaseError,
     Page, ScopeQuery,

@@ -121,6 +121,11 @@ pub struct KbArgs {
     /// learning never takes its own output for facts).
     #[arg(long)]
     pub include_predictions: bool,
+    /// Endpoints: read the schema and probe the endpoint again, ignoring and rewriting the
+    /// signature cache (kept in $OXILEARN_CACHE_DIR, else $XDG_CACHE_HOME/oxilearn or
+    /// ~/.cache/oxilearn; used while a fingerprint of the schema is unchanged).
+    #[arg(long)]
+    pub refresh_signature: bool,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum, Default)]

@@ -46,14 +46,20 @@ pub fn open_loaded(
 }
 
 /// The front door's options from the flags: how queries are written, over which
-/// individuals, and the query log.
+/// individuals, the signature cache and the query log.
 fn builder(args: &KbArgs, scope: IndividualScope) -> KnowledgeBaseBuilder {
-    let builder = KnowledgeBase::builder()
+    let mut builder = KnowledgeBase::builder()
         .oracle_options(OracleOptions {
             scope,
             ..oracle_options(args)
         })
         .include_predictions(args.include_predictions);
+    // Only endpoints use it (see `KnowledgeBaseBuilder::signature_cache`).
+    if let Some(dir) = crate::signature_cache::default_dir() {
+        builder = builder
+            .signature_cache(dir)
+            .refresh_signature(args.refresh_signature);
+    }
     match &args.log_queries {
         Some(path) => builder.log_queries(path),
         None => builder,

@@ -2,16 +2,21 @@
 //! options the oracle and its cache are built with.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Instant;
 
 use oxigraph::store::Store;
 
+#[cfg(feature = "http")]
+use super::signature_cache::{CacheOutcome, SignatureCache};
 use super::{KnowledgeBase, KnowledgeBaseError};
 use crate::kb::{self, KbFormat, LoadReport};
 #[cfg(feature = "http")]
 use crate::oracle::backend::HttpOptions;
 use crate::oracle::backend::{EmbeddedBackend, QueryLog, SparqlBackend};
-use crate::oracle::{CacheOptions, Cached, OracleOptions, SparqlOracle};
+use crate::oracle::{
+    CacheOptions, Cached, OracleOptions, SchemaAnswers, SparqlOracle, load_signature_with,
+};
 
 /// Options for opening a knowledge base; finish with one of the `open_*` methods.
 #[derive(Clone, Debug, Default)]
@@ -21,6 +26,8 @@ pub struct KnowledgeBaseBuilder {
     format: Option<KbFormat>,
     query_log: Option<PathBuf>,
     include_predictions: bool,
+    #[cfg(feature = "http")]
+    signature_cache: Option<SignatureCache>,
 }
 
 impl KnowledgeBaseBuilder {
@@ -59,6 +66,26 @@ impl KnowledgeBaseBuilder {
         self
     }
 
+    /// Keep an endpoint's schema answers and capability probe in `dir` (see
+    /// [`super::signature_cache`] for what is kept and when it is fresh), so that the next
+    /// open of the same endpoint and graphs checks one fingerprint query instead of sending
+    /// them again. Only endpoints are cached: an embedded store reads its schema in
+    /// milliseconds and has no identity to key a file on.
+    #[cfg(feature = "http")]
+    pub fn signature_cache(mut self, dir: impl Into<PathBuf>) -> Self {
+        let refresh = self.signature_cache.as_ref().is_some_and(|c| c.refreshes());
+        self.signature_cache = Some(SignatureCache::new(dir).refresh(refresh));
+        self
+    }
+
+    /// Ignore what the signature cache holds for the endpoint and rewrite it (after the
+    /// endpoint's software changed, say); no effect without [`Self::signature_cache`].
+    #[cfg(feature = "http")]
+    pub fn refresh_signature(mut self, refresh: bool) -> Self {
+        self.signature_cache = self.signature_cache.map(|c| c.refresh(refresh));
+        self
+    }
+
     /// The embedded backend over `store`, with or without the prediction graphs.
     fn embedded(&self, store: &Store) -> Box<dyn SparqlBackend> {
         if self.include_predictions {
@@ -78,6 +105,7 @@ impl KnowledgeBaseBuilder {
             triples,
             reports: Vec::new(),
             warnings: Vec::new(),
+            schema: None,
         };
         self.finish(backend, opened, start)
     }
@@ -117,13 +145,16 @@ impl KnowledgeBaseBuilder {
     /// query shapes the endpoint answers correctly; what it cannot answer becomes a warning.
     #[cfg(feature = "http")]
     pub fn open_endpoint(self, options: HttpOptions) -> Result<KnowledgeBase, KnowledgeBaseError> {
-        use crate::oracle::backend::{HttpBackend, require_capabilities};
+        use super::signature_cache::CacheKey;
+        use crate::oracle::backend::{HttpBackend, check_required, probe};
         use crate::oracle::sparql::TransitiveShape;
 
         let start = Instant::now();
         let endpoint = options.endpoint.clone();
         let mut warnings = Vec::new();
         let chosen_graphs = !options.default_graphs.is_empty();
+        let (default_graphs, named_graphs) =
+            (options.default_graphs.clone(), options.named_graphs.clone());
         let probe_error = |source| KnowledgeBaseError::Probe {
             endpoint: endpoint.clone(),
             source,
@@ -134,13 +165,56 @@ impl KnowledgeBaseBuilder {
         })?;
         // Logged from the first request on, the probe included.
         let mut backend = self.logged(Box::new(backend))?;
+        let mut from_graphs = Vec::new();
         if !(self.include_predictions || chosen_graphs) {
-            let (kept, warning) =
+            let kept =
                 super::remote_predictions::without_predictions(backend).map_err(probe_error)?;
-            backend = kept;
-            warnings.extend(warning);
+            backend = kept.backend;
+            warnings.extend(kept.warning);
+            from_graphs = kept.graphs;
         }
-        let caps = require_capabilities(backend.as_ref()).map_err(probe_error)?;
+        // The probe's findings and the schema answers: from the cache when fresh, else read
+        // (the probe first, so that the schema queries are written in the shapes it picks)
+        // and cached.
+        let mut lookup = self.signature_cache.as_ref().map(|cache| {
+            cache.lookup(
+                backend.as_ref(),
+                CacheKey {
+                    endpoint: backend.name(),
+                    default_graphs,
+                    named_graphs,
+                    from_graphs,
+                },
+            )
+        });
+        let fresh = lookup.as_mut().and_then(|l| {
+            warnings.append(&mut l.warnings);
+            l.take_fresh()
+        });
+        let (caps, schema, cache) = match fresh {
+            Some((caps, schema)) => {
+                backend.remember_probe(&caps);
+                (caps, Some(schema), Some(CacheOutcome::Used))
+            }
+            None => {
+                let caps = probe(backend.as_ref()).map_err(probe_error)?;
+                match &lookup {
+                    Some(lookup) => {
+                        let schema = SchemaAnswers::load(backend.as_ref()).map_err(|source| {
+                            KnowledgeBaseError::Signature {
+                                backend: endpoint.clone(),
+                                source,
+                            }
+                        })?;
+                        let (outcome, warning) = lookup.store(&caps, &schema);
+                        warnings.extend(warning);
+                        (caps, Some(schema), Some(outcome))
+                    }
+                    None => (caps, None, None),
+                }
+            }
+        };
+        check_required(&caps, &backend.name()).map_err(probe_error)?;
         if !caps.counting() {
             warnings.push(format!(
                 "{endpoint} cannot answer grouped sub-selects correctly: cardinality \
@@ -159,9 +233,12 @@ impl KnowledgeBaseBuilder {
             triples: 0,
             reports: Vec::new(),
             warnings,
+            schema,
         };
         // The backend remembers the probe's findings, so the oracle writes those shapes.
-        self.finish(backend, opened, start)
+        let mut kb = self.finish(backend, opened, start)?;
+        kb.signature_cache = cache.zip(lookup.map(|l| l.path().to_path_buf()));
+        Ok(kb)
     }
 
     /// Over any backend (a caller's own [`SparqlBackend`]); no store, no triple count.
@@ -175,6 +252,7 @@ impl KnowledgeBaseBuilder {
             triples: 0,
             reports: Vec::new(),
             warnings: Vec::new(),
+            schema: None,
         };
         self.finish(backend, opened, Instant::now())
     }
@@ -202,12 +280,18 @@ impl KnowledgeBaseBuilder {
         start: Instant,
     ) -> Result<KnowledgeBase, KnowledgeBaseError> {
         let name = backend.name();
-        let oracle = SparqlOracle::new(backend, self.oracle).map_err(|source| {
-            KnowledgeBaseError::Signature {
-                backend: name,
-                source,
+        let signature_error = |source| KnowledgeBaseError::Signature {
+            backend: name.clone(),
+            source,
+        };
+        let oracle = match &opened.schema {
+            Some(schema) => {
+                let signature = load_signature_with(backend.as_ref(), &self.oracle.scope, schema)
+                    .map_err(signature_error)?;
+                SparqlOracle::with_signature(backend, Arc::new(signature), self.oracle)
             }
-        })?;
+            None => SparqlOracle::new(backend, self.oracle).map_err(signature_error)?,
+        };
         let vocabulary = oracle.signature_ref().vocabulary();
         Ok(KnowledgeBase {
             store: opened.store,
@@ -217,6 +301,8 @@ impl KnowledgeBaseBuilder {
             load_time: start.elapsed(),
             reports: opened.reports,
             warnings: opened.warnings,
+            #[cfg(feature = "http")]
+            signature_cache: None,
         })
     }
 }
@@ -227,6 +313,8 @@ struct Opened {
     triples: usize,
     reports: Vec<LoadReport>,
     warnings: Vec<String>,
+    /// The schema answers when they were read already (an endpoint's signature cache).
+    schema: Option<SchemaAnswers>,
 }
 
 impl Opened {
@@ -245,6 +333,7 @@ impl Opened {
             store: Some(store),
             reports,
             warnings,
+            schema: None,
         }
     }
 }

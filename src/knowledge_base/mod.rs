@@ -20,6 +20,8 @@ mod error;
 mod page;
 #[cfg(feature = "http")]
 mod remote_predictions;
+#[cfg(feature = "http")]
+pub mod signature_cache;
 
 use std::path::Path;
 use std::sync::Arc;
@@ -31,6 +33,8 @@ pub use builder::KnowledgeBaseBuilder;
 pub use candidates::{CandidatePages, Candidates, ScopeQuery};
 pub use error::KnowledgeBaseError;
 pub use page::Page;
+#[cfg(feature = "http")]
+use signature_cache::CacheOutcome;
 
 use crate::concept::{self, Concept, Iri, Vocabulary};
 use crate::kb::LoadReport;
@@ -55,6 +59,9 @@ pub struct KnowledgeBase {
     load_time: Duration,
     reports: Vec<LoadReport>,
     warnings: Vec<String>,
+    /// How opening an endpoint used its signature cache, and the cache file.
+    #[cfg(feature = "http")]
+    signature_cache: Option<(CacheOutcome, std::path::PathBuf)>,
 }
 
 impl KnowledgeBase {
@@ -123,6 +130,15 @@ impl KnowledgeBase {
     /// cannot answer; empty for a clean source.
     pub fn warnings(&self) -> &[String] {
         &self.warnings
+    }
+
+    /// How opening used the signature cache (see
+    /// [`KnowledgeBaseBuilder::signature_cache`]) and its file; `None` without a cache.
+    #[cfg(feature = "http")]
+    pub fn signature_cache(&self) -> Option<(&CacheOutcome, &Path)> {
+        self.signature_cache
+            .as_ref()
+            .map(|(outcome, path)| (outcome, path.as_path()))
     }
 
     /// Every individual of the active domain: for questions over the whole KB (`instances`,

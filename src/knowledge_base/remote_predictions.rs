@@ -11,11 +11,18 @@ use crate::oracle::OracleError;
 use crate::oracle::backend::{FromGraphs, SparqlBackend};
 use crate::vocab;
 
+/// The backend to read, and what was done to keep predictions out.
+pub struct Kept {
+    pub backend: Box<dyn SparqlBackend>,
+    /// Said when the default graph showed predictions.
+    pub warning: Option<String>,
+    /// The graphs every query then reads (`FROM`); empty when the default graph is read.
+    pub graphs: Vec<String>,
+}
+
 /// `backend`, reading only the graphs without predictions when its default graph shows a
 /// prediction graph, and the warning when it does. Costs one query otherwise.
-pub fn without_predictions(
-    backend: Box<dyn SparqlBackend>,
-) -> Result<(Box<dyn SparqlBackend>, Option<String>), OracleError> {
+pub fn without_predictions(backend: Box<dyn SparqlBackend>) -> Result<Kept, OracleError> {
     let marked = iris(
         backend.as_ref(),
         &format!(
@@ -24,7 +31,11 @@ pub fn without_predictions(
         ),
     )?;
     if marked.is_empty() {
-        return Ok((backend, None));
+        return Ok(Kept {
+            backend,
+            warning: None,
+            graphs: Vec::new(),
+        });
     }
     let graphs: Vec<String> = iris(
         backend.as_ref(),
@@ -40,8 +51,16 @@ pub fn without_predictions(
         marked.join(", "),
         graphs.len()
     );
-    let graphs = graphs.into_iter().map(NamedNode::new_unchecked).collect();
-    Ok((Box::new(FromGraphs::new(backend, graphs)), Some(warning)))
+    let from = graphs
+        .iter()
+        .cloned()
+        .map(NamedNode::new_unchecked)
+        .collect();
+    Ok(Kept {
+        backend: Box::new(FromGraphs::new(backend, from)),
+        warning: Some(warning),
+        graphs,
+    })
 }
 
 /// The IRIs bound to the query's one variable, sorted.

@@ -602,9 +602,17 @@ impl<B: SparqlBackend> MembershipOracle for SparqlOracle<B> {
         property: &Iri,
         among: &IndividualSet,
     ) -> Result<Vec<(IndividualId, Literal)>, OracleError> {
-        let props: Vec<GroundTerm> = self
+        let closure = self.signature.data_property_closure(property);
+        // Read with the signature when the universe is a neighbourhood: no query.
+        if let Some(values) = self
             .signature
-            .data_property_closure(property)
+            .universe_values
+            .as_ref()
+            .and_then(|table| table.values(&closure, among))
+        {
+            return Ok(values);
+        }
+        let props: Vec<GroundTerm> = closure
             .iter()
             .map(|p| GroundTerm::NamedNode(NamedNode::new_unchecked(p.as_str())))
             .collect();
@@ -663,6 +671,16 @@ impl<B: SparqlBackend> MembershipOracle for SparqlOracle<B> {
             .is_err()
         {
             return Ok(None);
+        }
+        // Read with the signature for forward roles over a neighbourhood: no query.
+        if let Some(local) = self.signature.universe_edges.as_ref().and_then(|table| {
+            table.successors(
+                &self.signature.role_expansion(role),
+                among,
+                self.signature.individual_count(),
+            )
+        }) {
+            return Ok(local);
         }
         let compiler = self.compiler();
         let mut pairs = Vec::new();

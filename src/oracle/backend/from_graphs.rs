@@ -64,6 +64,10 @@ impl<B: SparqlBackend> SparqlBackend for FromGraphs<B> {
     fn politeness(&self) -> PolitenessReport {
         self.inner.politeness()
     }
+
+    fn row_cap(&self) -> Option<usize> {
+        self.inner.row_cap()
+    }
 }
 
 #[cfg(test)]

@@ -26,7 +26,7 @@
 //! (even one inside another runtime) without nesting runtimes.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use oxigraph::model::Term;
@@ -76,6 +76,8 @@ pub struct HttpOptions {
     /// `named-graph-uri` parameters.
     pub named_graphs: Vec<String>,
     pub method: QueryMethod,
+    /// The results syntax asked for. With JSON (the default), answers switch to XML once
+    /// the capability probe finds Virtuoso, whose JSON writer is the slower by far.
     pub results: ResultsSyntax,
     /// Whole-request timeout (connect, send, answer).
     pub timeout: Duration,
@@ -157,6 +159,9 @@ struct Shared {
     politeness: Politeness,
     deadline: DeadlineCell,
     sent: AtomicU64,
+    /// Ask for XML results: chosen in the options, or once the probe found Virtuoso, whose
+    /// JSON writer is slow (2.5–3.5× the time of XML for the same rows on carcinogenesis).
+    xml: AtomicBool,
 }
 
 /// A SPARQL endpoint reached over HTTP.
@@ -224,6 +229,7 @@ impl HttpBackend {
                 ),
                 deadline: DeadlineCell::default(),
                 sent: AtomicU64::new(0),
+                xml: AtomicBool::new(options.results == ResultsSyntax::Xml),
                 options,
                 shown_endpoint,
             }),
@@ -255,6 +261,15 @@ impl HttpBackend {
 }
 
 impl Shared {
+    /// The results syntax asked for now (see [`Shared::xml`]).
+    fn syntax(&self) -> ResultsSyntax {
+        if self.xml.load(Ordering::Relaxed) {
+            ResultsSyntax::Xml
+        } else {
+            ResultsSyntax::Json
+        }
+    }
+
     fn error(&self, query: &str, message: impl Into<String>) -> OracleError {
         OracleError::Backend {
             backend: self.shown_endpoint.clone(),
@@ -479,7 +494,7 @@ impl Shared {
                 .header(CONTENT_TYPE, "application/sparql-query")
                 .body(query.to_string()),
         };
-        let accept = match o.results {
+        let accept = match self.syntax() {
             ResultsSyntax::Json => "application/sparql-results+json",
             ResultsSyntax::Xml => "application/sparql-results+xml",
         };
@@ -559,7 +574,7 @@ impl Shared {
                     excerpt(&body)
                 ));
             }
-            _ => match self.options.results {
+            _ => match self.syntax() {
                 ResultsSyntax::Json => QueryResultsFormat::Json,
                 ResultsSyntax::Xml => QueryResultsFormat::Xml,
             },
@@ -779,6 +794,9 @@ impl SparqlBackend for HttpBackend {
     }
 
     fn remember_probe(&self, caps: &Capabilities) {
+        if caps.virtuoso {
+            self.shared.xml.store(true, Ordering::Relaxed);
+        }
         if let Ok(mut p) = self.probed.lock() {
             *p = Some(caps.clone());
         }
@@ -803,6 +821,10 @@ impl SparqlBackend for HttpBackend {
             waited: self.shared.politeness.waited(),
             delay: self.shared.politeness.current(),
         }
+    }
+
+    fn row_cap(&self) -> Option<usize> {
+        Some(self.shared.options.max_rows)
     }
 }
 

@@ -30,7 +30,7 @@ pub use http::{HttpBackend, HttpOptions, QueryMethod, ResultsSyntax};
 pub use log::QueryLog;
 #[cfg(feature = "http")]
 pub use politeness::{PUBLIC_DEFAULT, default_for_endpoint, is_local_host};
-pub use probe::{Capabilities, probe, require_capabilities};
+pub use probe::{Capabilities, check_required, probe, require_capabilities};
 
 use std::time::Duration;
 
@@ -107,6 +107,14 @@ pub trait SparqlBackend: Send + Sync {
     fn politeness(&self) -> PolitenessReport {
         PolitenessReport::default()
     }
+
+    /// The most rows an answer may hold before the endpoint cuts it (`None`: no cap). The
+    /// backend pages a capped answer itself, but paging re-runs the query sorted, page by
+    /// page; a caller that chooses how much to ask at once (the neighbourhood's triples)
+    /// keeps its answers under the cap instead.
+    fn row_cap(&self) -> Option<usize> {
+        None
+    }
 }
 
 /// A backend behind a pointer is the backend (boxed for dynamic choice, shared, borrowed).
@@ -139,6 +147,10 @@ macro_rules! forwarding_backend {
 
             fn politeness(&self) -> PolitenessReport {
                 (**self).politeness()
+            }
+
+            fn row_cap(&self) -> Option<usize> {
+                (**self).row_cap()
             }
         }
     };

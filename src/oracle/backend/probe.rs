@@ -12,7 +12,7 @@
 use std::collections::BTreeMap;
 
 use oxigraph::model::{NamedNode, Term};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use spargebra::{Query, SparqlParser};
 
 use super::SparqlBackend;
@@ -20,8 +20,9 @@ use crate::concept::{Concept, Iri, Role};
 use crate::oracle::sparql::{BooleanShape, Compiler, CountingShape, QueryShapes, TransitiveShape};
 use crate::oracle::{ObjectPropertyInfo, OracleError, Signature};
 
-/// What the endpoint answered correctly.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+/// What the endpoint answered correctly. Read back by signature caches
+/// (`knowledge_base::signature_cache`): a file that lacks a field is not read.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Capabilities {
     pub values: bool,
     pub property_paths: bool,
@@ -390,13 +391,19 @@ pub fn probe(backend: &dyn SparqlBackend) -> Result<Capabilities, OracleError> {
 /// restrictions are optional: the oracle then refuses them with its own clear error).
 pub fn require_capabilities(backend: &dyn SparqlBackend) -> Result<Capabilities, OracleError> {
     let caps = probe(backend)?;
+    check_required(&caps, &backend.name())?;
+    Ok(caps)
+}
+
+/// Fails with a clear message naming what the endpoint `name` cannot answer, when the
+/// probe's findings (fresh, or from a signature cache) lack a required construct.
+pub fn check_required(caps: &Capabilities, name: &str) -> Result<(), OracleError> {
     let missing = caps.missing_required();
     if missing.is_empty() {
-        Ok(caps)
+        Ok(())
     } else {
         Err(OracleError::Unsupported(format!(
-            "{} cannot answer constructs the oracle needs: {}",
-            backend.name(),
+            "{name} cannot answer constructs the oracle needs: {}",
             missing.join("; ")
         )))
     }

@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use oxigraph::model::{NamedNode, Term};
 use spargebra::term::GroundTerm;
 
+use super::answers::SchemaAnswers;
 use super::model::{
     BooleanStats, DataPropertyInfo, NumericStats, ObjectPropertyInfo, ScopeReport, Signature,
 };
@@ -72,28 +73,42 @@ pub fn load_signature_in(
     backend: &dyn SparqlBackend,
     scope: &IndividualScope,
 ) -> Result<Signature, OracleError> {
+    load_signature_with(backend, scope, &SchemaAnswers::load(backend)?)
+}
+
+/// [`load_signature_in`] with the schema queries' answers already at hand (read earlier, or
+/// from a signature cache): only the queries over individuals are sent.
+pub fn load_signature_with(
+    backend: &dyn SparqlBackend,
+    scope: &IndividualScope,
+    schema: &SchemaAnswers,
+) -> Result<Signature, OracleError> {
     match scope {
-        IndividualScope::ActiveDomain => load_active_domain(backend),
+        IndividualScope::ActiveDomain => load_active_domain(backend, schema),
         IndividualScope::Schema => {
-            let mut sig = super::scope::load_neighbourhood(backend, &Neighbourhood::of([]))?;
+            let mut sig =
+                super::scope::load_neighbourhood(backend, schema, &Neighbourhood::of([]))?;
             sig.scope = ScopeReport::schema();
             Ok(sig)
         }
-        IndividualScope::Neighbourhood(n) => super::scope::load_neighbourhood(backend, n),
+        IndividualScope::Neighbourhood(n) => super::scope::load_neighbourhood(backend, schema, n),
     }
 }
 
-fn load_active_domain(backend: &dyn SparqlBackend) -> Result<Signature, OracleError> {
+fn load_active_domain(
+    backend: &dyn SparqlBackend,
+    schema: &SchemaAnswers,
+) -> Result<Signature, OracleError> {
     let mut sig = Signature::default();
-    let declarations = Declarations::load(backend)?;
+    let declarations = Declarations::from_answers(schema)?;
     let usage = usage_of(&run(backend, "property_usage")?);
-    load_properties(backend, &mut sig, &declarations, &usage)?;
+    load_properties(schema, &mut sig, &declarations, &usage)?;
     let mut classes = iris_of(&run(backend, "classes")?, "c");
-    let schema = iris_of(&run(backend, "schema_classes")?, "c");
-    classes.extend(schema.iter().cloned());
-    sig.schema_classes = without_vocabulary(schema);
+    let schema_classes = iris_of(schema.table("schema_classes")?, "c");
+    classes.extend(schema_classes.iter().cloned());
+    sig.schema_classes = without_vocabulary(schema_classes);
     let blank_types = !run(backend, "blank_types")?.rows.is_empty();
-    load_classes(backend, &mut sig, classes, blank_types)?;
+    load_classes(schema, &mut sig, classes, blank_types)?;
     add_literal_statistics(&mut sig, &run(backend, "literal_statistics")?);
     add_boolean_counts(&mut sig, &run(backend, "boolean_counts")?);
     load_individuals(backend, &mut sig)?;
@@ -114,19 +129,19 @@ pub(super) fn iris_of(table: &SolutionTable, column: &str) -> BTreeSet<Iri> {
 
 /// Reads the class hierarchy, disjointness and complements (TBox queries) for `classes`.
 pub(super) fn load_classes(
-    backend: &dyn SparqlBackend,
+    schema: &SchemaAnswers,
     sig: &mut Signature,
     classes: BTreeSet<Iri>,
     blank_types: bool,
 ) -> Result<(), OracleError> {
     sig.classes = without_vocabulary(classes);
     let named = |c: &Iri| !is_vocabulary(c.as_str());
-    for (sub, sup) in iri_pairs(&run(backend, "subclasses")?, "sub", "sup") {
+    for (sub, sup) in iri_pairs(schema.table("subclasses")?, "sub", "sup") {
         if named(&sub) && named(&sup) && sub != sup {
             sig.superclasses.entry(sub).or_default().insert(sup);
         }
     }
-    for (a, b) in iri_pairs(&run(backend, "equivalent_classes")?, "a", "b") {
+    for (a, b) in iri_pairs(schema.table("equivalent_classes")?, "a", "b") {
         if named(&a) && named(&b) && a != b {
             sig.superclasses
                 .entry(a.clone())
@@ -139,9 +154,9 @@ pub(super) fn load_classes(
             sig.equivalent_classes.insert((a, b));
         }
     }
-    load_implying_types(backend, sig)?;
+    load_implying_types(schema, sig)?;
     sig.has_blank_types = blank_types;
-    for (a, b) in iri_pairs(&run(backend, "disjoint_classes")?, "a", "b") {
+    for (a, b) in iri_pairs(schema.table("disjoint_classes")?, "a", "b") {
         if a != b {
             sig.disjoint_classes
                 .entry(a.clone())
@@ -150,18 +165,15 @@ pub(super) fn load_classes(
             sig.disjoint_classes.entry(b).or_default().insert(a);
         }
     }
-    for (a, b) in iri_pairs(&run(backend, "complement_classes")?, "a", "b") {
+    for (a, b) in iri_pairs(schema.table("complement_classes")?, "a", "b") {
         sig.complement_classes.insert((a, b));
     }
     Ok(())
 }
 
 /// Walks the hierarchy edges (blank nodes included) downwards from every named class.
-fn load_implying_types(
-    backend: &dyn SparqlBackend,
-    sig: &mut Signature,
-) -> Result<(), OracleError> {
-    let edges = run(backend, "class_edges")?;
+fn load_implying_types(schema: &SchemaAnswers, sig: &mut Signature) -> Result<(), OracleError> {
+    let edges = schema.table("class_edges")?;
     let key = |t: &Term| match t {
         Term::NamedNode(n) => Some(n.as_str().to_string()),
         Term::BlankNode(b) => Some(format!("_:{}", b.as_str())),
@@ -204,8 +216,21 @@ pub(super) struct Usage {
     blank_ends: u64,
 }
 
+impl Usage {
+    /// One more triple of the predicate, with this object, out of a named subject (the
+    /// neighbourhood's nodes are IRIs: only blank objects are blank ends there).
+    pub(super) fn add_object(&mut self, object: &Term) {
+        self.total += 1;
+        match object {
+            Term::NamedNode(_) => self.iri_objects += 1,
+            Term::Literal(_) => self.literal_objects += 1,
+            _ => self.blank_ends += 1,
+        }
+    }
+}
+
 /// Per predicate usage from a `property_usage`-shaped answer, added to `usage`.
-pub(super) fn add_usage(usage: &mut BTreeMap<Iri, Usage>, table: &SolutionTable) {
+fn add_usage(usage: &mut BTreeMap<Iri, Usage>, table: &SolutionTable) {
     let col = |n: &str| table.column(n);
     let (cp, cn, ci, cl, cb) = (
         col("p"),
@@ -243,10 +268,11 @@ pub(super) struct Declarations {
 }
 
 impl Declarations {
-    pub(super) fn load(backend: &dyn SparqlBackend) -> Result<Self, OracleError> {
-        let declarations = iri_pairs(&run(backend, "property_declarations")?, "p", "t");
+    pub(super) fn from_answers(schema: &SchemaAnswers) -> Result<Self, OracleError> {
+        let declarations = iri_pairs(schema.table("property_declarations")?, "p", "t");
         let declared: BTreeSet<Iri> = declarations.iter().map(|(p, _)| p.clone()).collect();
-        let annotations = run(backend, "schema_predicates")?
+        let annotations = schema
+            .table("schema_predicates")?
             .column_values("p")
             .filter_map(iri)
             .filter(|p| !declared.contains(p))
@@ -283,7 +309,7 @@ impl Declarations {
 }
 
 pub(super) fn load_properties(
-    backend: &dyn SparqlBackend,
+    schema: &SchemaAnswers,
     sig: &mut Signature,
     declarations: &Declarations,
     usage: &BTreeMap<Iri, Usage>,
@@ -346,7 +372,7 @@ pub(super) fn load_properties(
         // roles nor data properties we could compile soundly.
     }
 
-    for (sub, sup) in iri_pairs(&run(backend, "sub_properties")?, "sub", "sup") {
+    for (sub, sup) in iri_pairs(schema.table("sub_properties")?, "sub", "sup") {
         if sub == sup {
             continue;
         }
@@ -356,21 +382,21 @@ pub(super) fn load_properties(
             info.super_properties.insert(sup);
         }
     }
-    for (p, c) in iri_pairs(&run(backend, "domains")?, "p", "c") {
+    for (p, c) in iri_pairs(schema.table("domains")?, "p", "c") {
         if let Some(info) = sig.object_properties.get_mut(&p) {
             info.domains.insert(c);
         } else if let Some(info) = sig.data_properties.get_mut(&p) {
             info.domains.insert(c);
         }
     }
-    for (p, c) in iri_pairs(&run(backend, "ranges")?, "p", "c") {
+    for (p, c) in iri_pairs(schema.table("ranges")?, "p", "c") {
         if let Some(info) = sig.object_properties.get_mut(&p) {
             info.ranges.insert(c);
         } else if let Some(info) = sig.data_properties.get_mut(&p) {
             info.ranges.insert(c);
         }
     }
-    for (p, q) in iri_pairs(&run(backend, "inverses")?, "p", "q") {
+    for (p, q) in iri_pairs(schema.table("inverses")?, "p", "q") {
         if sig.object_properties.contains_key(&p) && sig.object_properties.contains_key(&q) {
             if let Some(info) = sig.object_properties.get_mut(&p) {
                 info.inverses.insert(q.clone());
@@ -385,7 +411,7 @@ pub(super) fn load_properties(
 
 /// Adds a `literal_statistics`-shaped answer to the data properties' value statistics
 /// (answers for several chunks merge: counts add, distinct counts add as an upper bound).
-pub(super) fn add_literal_statistics(sig: &mut Signature, stats: &SolutionTable) {
+fn add_literal_statistics(sig: &mut Signature, stats: &SolutionTable) {
     let col = |n: &str| stats.column(n);
     let (cp, cdt, cn, cd, cmin, cmax) = (
         col("p"),
@@ -430,7 +456,7 @@ pub(super) fn add_literal_statistics(sig: &mut Signature, stats: &SolutionTable)
 }
 
 /// Adds a `boolean_counts`-shaped answer to the boolean data properties' counts.
-pub(super) fn add_boolean_counts(sig: &mut Signature, booleans: &SolutionTable) {
+fn add_boolean_counts(sig: &mut Signature, booleans: &SolutionTable) {
     let (cp, cv, cn) = (
         booleans.column("p"),
         booleans.column("v"),

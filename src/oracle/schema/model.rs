@@ -4,7 +4,9 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde::Serialize;
 
+use super::edges::UniverseEdges;
 use super::typings::AssertedTypes;
+use super::values::UniverseValues;
 use crate::concept::Iri;
 use crate::oracle::{IndividualId, IndividualSet};
 
@@ -142,11 +144,23 @@ pub struct Signature {
     /// the universe's individuals, so that class atoms over it need no query (`None`: ask).
     #[serde(skip)]
     pub asserted_types: Option<AssertedTypes>,
+    /// Under a neighbourhood scope: the data-property values of the universe's individuals,
+    /// so that their values need no query (`None`: ask).
+    #[serde(skip)]
+    pub universe_values: Option<UniverseValues>,
+    /// Under a neighbourhood scope: the object-property edges out of the universe's
+    /// individuals, so that forward roles' successor lists need no query (`None`: ask).
+    #[serde(skip)]
+    pub universe_edges: Option<UniverseEdges>,
 }
 
 impl Signature {
-    /// Interns the individuals (sorted, deduplicated) and builds the index.
+    /// Interns the individuals (sorted, deduplicated) and builds the index. The tables
+    /// indexed by the former universe (asserted types, values, edges) are dropped.
     pub fn set_individuals(&mut self, mut individuals: Vec<Iri>) {
+        self.asserted_types = None;
+        self.universe_values = None;
+        self.universe_edges = None;
         individuals.sort();
         individuals.dedup();
         self.individual_index = individuals
@@ -176,6 +190,8 @@ impl Signature {
             scope: self.scope.clone(),
             individual_index: HashMap::new(),
             asserted_types: None,
+            universe_values: None,
+            universe_edges: None,
         };
         sig.set_individuals(individuals);
         sig.scope.individuals = sig.individual_count();

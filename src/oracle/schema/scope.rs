@@ -11,6 +11,11 @@
 //! symmetric properties and those with a declared inverse, or along all of them when the
 //! operator uses inverse roles), to a depth; the schema is read with TBox queries only.
 //!
+//! Each node of the walk has its triples fetched once (see [`super::facts`]): they give the
+//! next step's edges, and everything the signature says about the universe (predicate
+//! usage, types, value statistics) plus the tables that answer the run's value and
+//! successor questions over the universe without a query.
+//!
 //! Where the meaning of a concept depends on a domain larger than that — the instances of
 //! `¬C` or `∀r.C` *over the whole KB* — the answer needs [`IndividualScope::ActiveDomain`]:
 //! listing commands (`instances`, `predict --all`, `signature`) use it, learning never does.
@@ -22,9 +27,11 @@ use rayon::prelude::*;
 use spargebra::Query;
 use spargebra::term::GroundTerm;
 
+use super::answers::SchemaAnswers;
+use super::facts::Facts;
 use super::load::{
-    Declarations, add_boolean_counts, add_literal_statistics, add_usage, iri_pairs, iris_of,
-    load_classes, load_properties, run, set_individuals_without_schema, without_vocabulary,
+    Declarations, iri_pairs, iris_of, load_classes, load_properties, run,
+    set_individuals_without_schema, without_vocabulary,
 };
 use super::model::{ScopeKind, ScopeReport, Signature};
 use super::typings::AssertedTypes;
@@ -83,24 +90,23 @@ impl Neighbourhood {
     }
 }
 
-/// IRIs per `VALUES` block of the walk and statistics queries (well below Virtuoso's limit).
+/// IRIs per `VALUES` block of the seeds' presence and the backward edges (well below
+/// Virtuoso's limit).
 const CHUNK: usize = 500;
 
-/// Reads the signature over the neighbourhood of the seeds.
+/// Reads the signature over the neighbourhood of the seeds: the schema from `schema`, every
+/// node's triples once (see [`super::facts`]), and the rest computed from them.
 pub(super) fn load_neighbourhood(
     backend: &dyn SparqlBackend,
+    schema: &SchemaAnswers,
     n: &Neighbourhood,
 ) -> Result<Signature, OracleError> {
     let mut sig = Signature::default();
-    let declarations = Declarations::load(backend)?;
-    let backwards = backward_predicates(backend, &declarations, n.inverse_roles)?;
-    let walk = walk(backend, n, &declarations, &backwards)?;
-
-    let mut usage = BTreeMap::new();
-    for table in per_chunk(backend, "scope_usage", "s", &walk.nodes)? {
-        add_usage(&mut usage, &table);
-    }
-    load_properties(backend, &mut sig, &declarations, &usage)?;
+    let declarations = Declarations::from_answers(schema)?;
+    let backwards = backward_predicates(schema, &declarations, n.inverse_roles)?;
+    let mut facts = Facts::default();
+    let walk = walk(backend, n, &declarations, &backwards, &mut facts)?;
+    load_properties(schema, &mut sig, &declarations, &facts.usage)?;
 
     let individuals: BTreeSet<Iri> = walk
         .reached_by
@@ -112,22 +118,20 @@ pub(super) fn load_neighbourhood(
         .map(|(node, _)| node.clone())
         .collect();
 
-    let mut classes = iris_of(&run(backend, "schema_classes")?, "c");
+    let mut classes = iris_of(schema.table("schema_classes")?, "c");
     sig.schema_classes = without_vocabulary(classes.clone());
-    let mut typings = Vec::new();
-    for table in per_chunk(backend, "scope_types", "x", &individuals)? {
-        classes.extend(iris_of(&table, "c"));
-        typings.extend(iri_pairs(&table, "x", "c"));
-    }
+    let typings: Vec<(Iri, Iri)> = facts
+        .typings(&individuals)
+        .map(|(x, c)| (x.clone(), c.clone()))
+        .collect();
+    classes.extend(typings.iter().map(|(_, c)| c.clone()));
+    // A fact about the data (an individual typed with a class expression): never cached.
     let blank_types = !run(backend, "scope_blank_types")?.rows.is_empty();
-    load_classes(backend, &mut sig, classes, blank_types)?;
-    for table in per_chunk(backend, "scope_literal_statistics", "s", &individuals)? {
-        add_literal_statistics(&mut sig, &table);
-    }
-    for table in per_chunk(backend, "scope_boolean_counts", "s", &individuals)? {
-        add_boolean_counts(&mut sig, &table);
-    }
+    load_classes(schema, &mut sig, classes, blank_types)?;
+    facts.add_value_statistics(&mut sig, &individuals);
     set_individuals_without_schema(&mut sig, individuals);
+    sig.universe_values = Some(facts.universe_values(&sig));
+    sig.universe_edges = Some(facts.universe_edges(&sig));
     // Blank-node types need the path form of class atoms: then they are asked.
     if !blank_types {
         let pairs = typings
@@ -150,7 +154,7 @@ pub(super) fn load_neighbourhood(
 /// uses inverse roles; otherwise those whose roles reach subjects from objects (symmetric
 /// ones, and both sides of a declared `owl:inverseOf`).
 fn backward_predicates(
-    backend: &dyn SparqlBackend,
+    schema: &SchemaAnswers,
     declarations: &Declarations,
     inverse_roles: bool,
 ) -> Result<Option<BTreeSet<Iri>>, OracleError> {
@@ -158,9 +162,9 @@ fn backward_predicates(
         return Ok(None);
     }
     let mut out: BTreeSet<Iri> = declarations.symmetric().cloned().collect();
-    let inverses = run(backend, "inverses")?;
-    out.extend(iris_of(&inverses, "p"));
-    out.extend(iris_of(&inverses, "q"));
+    let inverses = schema.table("inverses")?;
+    out.extend(iris_of(inverses, "p"));
+    out.extend(iris_of(inverses, "q"));
     Ok(Some(out))
 }
 
@@ -168,22 +172,21 @@ struct Walk {
     /// Every node reached (seeds included), with the predicates of the edges that reached it.
     reached_by: BTreeMap<Iri, BTreeSet<Iri>>,
     seeds_found: BTreeSet<Iri>,
-    nodes: BTreeSet<Iri>,
     truncated: bool,
 }
 
-/// Breadth-first from the seeds that occur in the data, `depth` steps.
+/// Breadth-first from the seeds that occur in the data, `depth` steps. Every node reached
+/// has its triples fetched into `facts`, once: they give the forward edges of the next step.
 fn walk(
     backend: &dyn SparqlBackend,
     n: &Neighbourhood,
     declarations: &Declarations,
     backwards: &Option<BTreeSet<Iri>>,
+    facts: &mut Facts,
 ) -> Result<Walk, OracleError> {
     let seeds: BTreeSet<Iri> = n.seeds.iter().cloned().collect();
-    let mut seeds_found = BTreeSet::new();
-    for table in per_chunk(backend, "scope_present_subjects", "x", &seeds)? {
-        seeds_found.extend(iris_of(&table, "x"));
-    }
+    let first = facts.fetch(backend, &seeds)?;
+    let mut seeds_found = first.subjects;
     // Only seeds that are no subject are looked for as objects: Virtuoso answers the object
     // form slowly (over 4 minutes for 298 examples of carcinogenesis ×10).
     let unseen: BTreeSet<Iri> = seeds.difference(&seeds_found).cloned().collect();
@@ -196,16 +199,19 @@ fn walk(
         .iter()
         .map(|s| (s.clone(), BTreeSet::new()))
         .collect();
+    // The seeds' edges, kept only for those found (unseen seeds have none).
+    let mut forward = first.edges;
     let mut frontier = seeds_found.clone();
     let mut truncated = false;
-    for _ in 0..n.depth {
+    for step in 0..n.depth {
         if frontier.is_empty() || truncated {
             break;
         }
-        let mut edges: BTreeSet<(Iri, Iri)> = BTreeSet::new();
-        for table in per_chunk(backend, "scope_edges", "x", &frontier)? {
-            edges.extend(iri_pairs(&table, "p", "y"));
-        }
+        let mut edges = if step == 0 {
+            std::mem::take(&mut forward)
+        } else {
+            facts.fetch(backend, &frontier)?.edges
+        };
         match backwards {
             None => {
                 for table in per_chunk(backend, "scope_edges_inverse", "x", &frontier)? {
@@ -241,16 +247,22 @@ fn walk(
         }
         frontier = next;
     }
-    let nodes = reached_by.keys().cloned().collect();
+    // The nodes whose edges were not followed (the last step's, or those cut off by the
+    // limit) still count: their triples give the usage, types and values.
+    let rest: BTreeSet<Iri> = reached_by
+        .keys()
+        .filter(|node| !facts.has(node))
+        .cloned()
+        .collect();
+    facts.fetch(backend, &rest)?;
     Ok(Walk {
         reached_by,
         seeds_found,
-        nodes,
         truncated,
     })
 }
 
-fn ground(iri: &Iri) -> GroundTerm {
+pub(super) fn ground(iri: &Iri) -> GroundTerm {
     GroundTerm::NamedNode(NamedNode::new_unchecked(iri.as_str()))
 }
 

@@ -38,16 +38,12 @@ fixed_queries!(
     blank_types,
     schema_predicates,
     schema_classes,
-    scope_present_subjects,
     scope_present_objects,
-    scope_edges,
     scope_edges_inverse,
     scope_edges_inverse_of,
-    scope_types,
-    scope_usage,
-    scope_literal_statistics,
-    scope_boolean_counts,
     scope_blank_types,
+    scope_triples,
+    schema_fingerprint,
 );
 
 /// The parsed query `name` (cloned from a parse-once table).
