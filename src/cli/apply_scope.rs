@@ -47,7 +47,7 @@ pub fn candidates(
         ));
     }
     if let Some(text) = &apply.scope_query {
-        return Ok(Candidates::Query(ScopeQuery::parse(&query_text(text)?)?));
+        return Ok(Candidates::Query(ScopeQuery::from_argument(text)?));
     }
     if whole_kb {
         return Ok(Candidates::WholeKb);
@@ -61,16 +61,6 @@ pub fn candidates(
              LPFILE, or --whole-kb to scan every individual of the KB",
             model.algorithm()
         ),
-    }
-}
-
-/// The text of `--scope-query`: as given, or read from the file after `@`.
-pub fn query_text(arg: &str) -> anyhow::Result<String> {
-    match arg.strip_prefix('@') {
-        Some(file) => {
-            std::fs::read_to_string(file).with_context(|| format!("--scope-query: reading {file}"))
-        }
-        None => Ok(arg.to_owned()),
     }
 }
 

@@ -282,7 +282,7 @@ fn open(args: &ClusterArgs) -> anyhow::Result<(KnowledgeBase, IndividualSet, Con
             format!("--scope {text}"),
         ),
         (None, Some(text)) => (
-            Candidates::Query(ScopeQuery::parse(&super::apply_scope::query_text(text)?)?),
+            Candidates::Query(ScopeQuery::from_argument(text)?),
             "--scope-query".to_owned(),
         ),
         (None, None) => unreachable!("handled above"),

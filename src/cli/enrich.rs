@@ -134,18 +134,7 @@ pub fn run(args: EnrichArgs) -> anyhow::Result<()> {
     bar.finish_and_clear();
     let seconds_predicting = predicting.elapsed().as_secs_f64();
     let writing = Instant::now();
-    let destination = match (&args.out, &args.update_endpoint) {
-        (Some(out), _) if !args.dry_run => {
-            let store = kb
-                .store()
-                .context("--out needs the KB loaded from files (--kb)")?;
-            file::write_dataset_file(store, out)?;
-            out.display().to_string()
-        }
-        (Some(out), _) => out.display().to_string(),
-        (None, Some(url)) => url.clone(),
-        (None, None) => "(dry run)".into(),
-    };
+    let destination = finish_destination(&args, &kb)?;
     let summary = Summary {
         graph: graph.as_str().to_owned(),
         target_class: class.as_str().to_owned(),
@@ -167,6 +156,23 @@ pub fn run(args: EnrichArgs) -> anyhow::Result<()> {
         sample: staging.sample,
     };
     print_summary(&summary, args.json)
+}
+
+/// Writes the dataset file of `--out` (the store holds the new graph by now); the
+/// destination's name.
+fn finish_destination(args: &EnrichArgs, kb: &KnowledgeBase) -> anyhow::Result<String> {
+    Ok(match (&args.out, &args.update_endpoint) {
+        (Some(out), _) if !args.dry_run => {
+            let store = kb
+                .store()
+                .context("--out needs the KB loaded from files (--kb)")?;
+            file::write_dataset_file(store, out)?;
+            out.display().to_string()
+        }
+        (Some(out), _) => out.display().to_string(),
+        (None, Some(url)) => url.clone(),
+        (None, None) => "(dry run)".into(),
+    })
 }
 
 /// Where the triples go: the in-memory store of `--kb` (then the file), the update

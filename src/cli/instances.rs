@@ -52,17 +52,7 @@ pub fn run(args: InstancesArgs) -> anyhow::Result<()> {
         IndividualScope::Schema
     };
     let kb = kb_source::open_kb(&args.kb, None, scope)?;
-    let concept = kb.parse_concept(&args.concept).map_err(|e| {
-        let e = anyhow::Error::from(e);
-        if !open_world && format!("{e:#}").contains("unknown individual") {
-            e.context(
-                "instances does not read the KB's individuals first: name them by full IRI \
-                 <…> or prefixed name",
-            )
-        } else {
-            e
-        }
-    })?;
+    let concept = parse(&kb, &args.concept, open_world)?;
     let sig = kb.signature();
     let limit = args.limit.unwrap_or(usize::MAX);
     let names = |set: &IndividualSet| -> Vec<String> {
@@ -71,25 +61,7 @@ pub fn run(args: InstancesArgs) -> anyhow::Result<()> {
     let manchester = kb.manchester(&concept);
     let dl = kb.dl(&concept);
     if bounded_open {
-        let mut individuals = provable_members(&kb, &concept, args.page_size, limit)?;
-        let truncated = individuals.len() > limit;
-        individuals.truncate(limit);
-        report_truncation(truncated, limit);
-        eprintln!(
-            "note: on an endpoint only the provable instances are listed (from the store's \
-             indexes); the provable non-instances and the unknowns range over every \
-             individual of the KB: pass --whole-kb to read them"
-        );
-        let out = InstancesJson {
-            concept: manchester,
-            dl,
-            semantics: args.semantics.into(),
-            count: individuals.len(),
-            individuals,
-            truncated,
-            non_instances: None,
-            unknown_count: None,
-        };
+        let out = provable_instances(&kb, &concept, &args, manchester, dl, limit)?;
         if args.json {
             return print_json(&out);
         }
@@ -169,6 +141,57 @@ pub fn run(args: InstancesArgs) -> anyhow::Result<()> {
     let more = if truncated { " listed, more exist" } else { "" };
     outln!("({count} individuals{more})");
     Ok(())
+}
+
+/// The concept, with a hint when a closed-world run cannot resolve an individual's name
+/// (the KB's individuals are not read first).
+fn parse(
+    kb: &crate::KnowledgeBase,
+    text: &str,
+    open_world: bool,
+) -> anyhow::Result<crate::concept::Concept> {
+    kb.parse_concept(text).map_err(|e| {
+        let e = anyhow::Error::from(e);
+        if !open_world && format!("{e:#}").contains("unknown individual") {
+            e.context(
+                "instances does not read the KB's individuals first: name them by full IRI \
+                 <…> or prefixed name",
+            )
+        } else {
+            e
+        }
+    })
+}
+
+/// Open world on an endpoint without `--whole-kb`: the provable instances only, and a note
+/// saying where the rest is.
+fn provable_instances(
+    kb: &crate::KnowledgeBase,
+    concept: &crate::concept::Concept,
+    args: &InstancesArgs,
+    manchester: String,
+    dl: String,
+    limit: usize,
+) -> anyhow::Result<InstancesJson> {
+    let mut individuals = provable_members(kb, concept, args.page_size, limit)?;
+    let truncated = individuals.len() > limit;
+    individuals.truncate(limit);
+    report_truncation(truncated, limit);
+    eprintln!(
+        "note: on an endpoint only the provable instances are listed (from the store's \
+         indexes); the provable non-instances and the unknowns range over every individual \
+         of the KB: pass --whole-kb to read them"
+    );
+    Ok(InstancesJson {
+        concept: manchester,
+        dl,
+        semantics: args.semantics.into(),
+        count: individuals.len(),
+        individuals,
+        truncated,
+        non_instances: None,
+        unknown_count: None,
+    })
 }
 
 /// The provable instances `T(c)`, listed from `c`'s seeds a page at a time (an entailed

@@ -24,6 +24,8 @@ pub mod store;
 
 use std::path::PathBuf;
 
+use oxigraph::model::NamedNode;
+
 pub use build::{Enrichment, enrichment_quads, is_predicted_member};
 pub use identity::ModelIdentity;
 
@@ -86,4 +88,18 @@ pub enum EnrichError {
     Oracle(#[from] crate::oracle::OracleError),
     #[error(transparent)]
     Model(#[from] crate::learn::LearnError),
+}
+
+/// Refuses a graph of someone else's data unless `force`.
+pub fn check_writable(
+    state: GraphState,
+    graph: &NamedNode,
+    force: bool,
+) -> Result<(), EnrichError> {
+    if state == GraphState::Foreign && !force {
+        return Err(EnrichError::ForeignGraph {
+            graph: graph.as_str().to_owned(),
+        });
+    }
+    Ok(())
 }

@@ -76,7 +76,7 @@ impl<'t> Staged<'t> {
             open: true,
         };
         let state = staged.graph_state()?;
-        super::store::check_writable(state, graph, force)?;
+        super::check_writable(state, graph, force)?;
         staged.run_update(
             "clearing the staging graph",
             &format!("DROP SILENT GRAPH {}", staged.staging),

@@ -36,20 +36,6 @@ pub fn graph_state(store: &Store, graph: &NamedNode) -> Result<GraphState, Enric
     })
 }
 
-/// Refuses a graph of someone else's data unless `force`.
-pub fn check_writable(
-    state: GraphState,
-    graph: &NamedNode,
-    force: bool,
-) -> Result<(), EnrichError> {
-    if state == GraphState::Foreign && !force {
-        return Err(EnrichError::ForeignGraph {
-            graph: graph.as_str().to_owned(),
-        });
-    }
-    Ok(())
-}
-
 /// Writes `quads` (all in `graph`) into `store` through a staging graph (see
 /// [`super::staged`]): a failure leaves the graph as it was.
 pub fn write_to_store(

@@ -43,6 +43,22 @@ pub struct ScopeQuery {
 }
 
 impl ScopeQuery {
+    /// [`ScopeQuery::parse`] of a command-line argument: the query itself, or `@FILE` for
+    /// the query in FILE.
+    pub fn from_argument(arg: &str) -> Result<Self, KnowledgeBaseError> {
+        match arg.strip_prefix('@') {
+            Some(file) => {
+                let text =
+                    std::fs::read_to_string(file).map_err(|e| KnowledgeBaseError::ScopeQuery {
+                        query: arg.to_owned(),
+                        message: format!("reading {file}: {e}"),
+                    })?;
+                Self::parse(&text)
+            }
+            None => Self::parse(arg),
+        }
+    }
+
     /// Parses and checks `text`: a SELECT projecting exactly one variable, without `FROM`
     /// (the graphs read are the KB's: `--read-graph`).
     pub fn parse(text: &str) -> Result<Self, KnowledgeBaseError> {
