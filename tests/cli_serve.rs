@@ -194,7 +194,16 @@ fn member_filter_and_predict_answer_what_predict_answers() {
     let model = temp("Uncle.json");
     let path = model.to_str().unwrap();
     save_uncle_model(path);
-    let predicted = json(&["predict", "--kb", FAMILY, "--model", path, "--json"]);
+    // serve's /predict without individuals answers every individual: --whole-kb here.
+    let predicted = json(&[
+        "predict",
+        "--kb",
+        FAMILY,
+        "--model",
+        path,
+        "--whole-kb",
+        "--json",
+    ]);
     let members: BTreeSet<String> = predicted["predictions"]
         .as_array()
         .unwrap()
