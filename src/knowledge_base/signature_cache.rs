@@ -9,8 +9,8 @@
 //! queries take milliseconds and which has no identity to key a file on.
 //!
 //! **Freshness rule.** Before anything else the fingerprint queries
-//! (`queries/schema_fingerprint.rq`, then `schema_entities.rq` and `entity_fingerprint.rq`
-//! over the entities it lists) are sent: per schema predicate, declaration type and
+//! (`queries/fingerprint_*.rq`, and `entity_fingerprint.rq` over the entities of
+//! `schema_entities.rq`; see [`crate::oracle::schema_fingerprint`]) are sent: per schema predicate, declaration type and
 //! predicate used on declared schema entities, a triple count and two checksums of the
 //! triples' terms, all computed by the store over the schema only. The cache is used when
 //! its fingerprint, endpoint URL, graph set, file format and the text of the schema queries

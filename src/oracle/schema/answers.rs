@@ -42,11 +42,13 @@ pub const SCHEMA_QUERIES: &[&str] = &[
 /// (see that file for why).
 pub const SCHEMA_PREDICATES: &str = "schema_predicates";
 
-/// The fixed query whose answer, with `entity_fingerprint.rq` over the schema entities,
-/// changes when the answers of [`SCHEMA_QUERIES`] may change: per schema predicate, declaration
-/// type and predicate used on schema entities, a triple count and an order-independent
-/// checksum of the triples' terms (see [`schema_fingerprint`]).
-pub const SCHEMA_FINGERPRINT: &str = "schema_fingerprint";
+/// The fixed queries of the schema fingerprint besides `entity_fingerprint.rq`, with the
+/// tag of their rows (see [`schema_fingerprint`]).
+const FINGERPRINT_QUERIES: &[(&str, &str)] = &[
+    ("p", "fingerprint_predicates"),
+    ("t", "fingerprint_types"),
+    ("l", "fingerprint_lists"),
+];
 
 /// The fixed queries the schema answers and their fingerprint are read with (their text
 /// is part of a cache entry's identity, see [`schema_queries_digest`]).
@@ -64,7 +66,9 @@ const QUERY_FILES: &[&str] = &[
     "class_edges",
     "disjoint_classes",
     "complement_classes",
-    SCHEMA_FINGERPRINT,
+    "fingerprint_predicates",
+    "fingerprint_types",
+    "fingerprint_lists",
     "entity_fingerprint",
 ];
 
@@ -168,25 +172,46 @@ fn entity_predicates(backend: &dyn SparqlBackend) -> Result<SolutionTable, Oracl
     })
 }
 
-/// The fingerprint of the schema `backend` holds now (see `schema_fingerprint.rq`): the rows
-/// of that query and the per-predicate sums of `entity_fingerprint.rq` over the schema
-/// entities, digested (sorted, so that the endpoint's row order does not matter). It
-/// changes whenever the answers of [`SCHEMA_QUERIES`] may have.
+/// The fingerprint of the schema `backend` holds now: per schema predicate, declaration
+/// type, member of `owl:AllDisjointClasses` lists and predicate used on schema entities, a
+/// triple count and two checksums of the triples' terms, computed by the store over the
+/// schema only (`fingerprint_*.rq`, and `entity_fingerprint.rq` over the entities of
+/// `schema_entities.rq`, summed over chunks); the rows digested, sorted, so that the
+/// endpoint's row order does not matter. It changes whenever the answers of
+/// [`SCHEMA_QUERIES`] may have. The four parts are asked in parallel.
 pub fn schema_fingerprint(backend: &dyn SparqlBackend) -> Result<String, OracleError> {
-    let row = |cells: &[Option<Term>]| {
-        cells
+    let row = |tag: &str, cells: &[Option<Term>]| {
+        let cells: Vec<String> = cells
             .iter()
             .map(|cell| cell.as_ref().map(Term::to_string).unwrap_or_default())
-            .collect::<Vec<_>>()
-            .join("\t")
+            .collect();
+        format!("{tag}\t{}", cells.join("\t"))
     };
-    let mut rows: Vec<String> = backend
-        .select(&fixed_query(SCHEMA_FINGERPRINT)?)?
-        .rows
-        .iter()
-        .map(|r| row(r))
-        .collect();
-    // Chunks add up: per predicate, the count and both checksums.
+    let parts = (0..=FINGERPRINT_QUERIES.len())
+        .into_par_iter()
+        .map(|i| match FINGERPRINT_QUERIES.get(i) {
+            Some((tag, name)) => Ok(backend
+                .select(&fixed_query(name)?)?
+                .rows
+                .iter()
+                .map(|r| row(tag, r))
+                .collect()),
+            None => entity_fingerprint(backend),
+        })
+        .collect::<Result<Vec<Vec<String>>, OracleError>>()?;
+    let mut rows: Vec<String> = parts.into_iter().flatten().collect();
+    rows.sort();
+    let mut hash = Fnv64::default();
+    for r in &rows {
+        hash.write(r.as_bytes());
+        hash.write(b"\n");
+    }
+    Ok(format!("{}:{:016x}", rows.len(), hash.finish()))
+}
+
+/// The rows of the fingerprint's entity part: per predicate used on schema entities, the
+/// triple count and checksums summed over the entity chunks.
+fn entity_fingerprint(backend: &dyn SparqlBackend) -> Result<Vec<String>, OracleError> {
     let mut entities: BTreeMap<String, [u64; 3]> = BTreeMap::new();
     for table in per_entity_chunk(backend, "entity_fingerprint")? {
         let columns = ["n", "a", "b"].map(|c| table.column(c));
@@ -205,18 +230,10 @@ pub fn schema_fingerprint(backend: &dyn SparqlBackend) -> Result<String, OracleE
             }
         }
     }
-    rows.extend(
-        entities
-            .into_iter()
-            .map(|(p, [n, a, b])| format!("e\t{p}\t{n}\t{a}\t{b}")),
-    );
-    rows.sort();
-    let mut hash = Fnv64::default();
-    for r in &rows {
-        hash.write(r.as_bytes());
-        hash.write(b"\n");
-    }
-    Ok(format!("{}:{:016x}", rows.len(), hash.finish()))
+    Ok(entities
+        .into_iter()
+        .map(|(p, [n, a, b])| format!("e\t{p}\t{n}\t{a}\t{b}"))
+        .collect())
 }
 
 /// A digest of the text of the schema queries and of the fingerprint query: answers cached

@@ -45,7 +45,9 @@ fixed_queries!(
     scope_edges_inverse_of,
     scope_blank_types,
     scope_triples,
-    schema_fingerprint,
+    fingerprint_predicates,
+    fingerprint_types,
+    fingerprint_lists,
 );
 
 /// The parsed query `name` (cloned from a parse-once table).
