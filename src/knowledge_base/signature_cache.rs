@@ -8,8 +8,9 @@
 //! data that changes without the schema), nor anything of an embedded store, whose schema
 //! queries take milliseconds and which has no identity to key a file on.
 //!
-//! **Freshness rule.** Before anything else the fingerprint query
-//! (`queries/schema_fingerprint.rq`) is sent: per schema predicate, declaration type and
+//! **Freshness rule.** Before anything else the fingerprint queries
+//! (`queries/fingerprint_*.rq`, and `entity_fingerprint.rq` over the entities of
+//! `schema_entities.rq`; see [`crate::oracle::schema_fingerprint`]) are sent: per schema predicate, declaration type and
 //! predicate used on declared schema entities, a triple count and two checksums of the
 //! triples' terms, all computed by the store over the schema only. The cache is used when
 //! its fingerprint, endpoint URL, graph set, file format and the text of the schema queries
@@ -37,8 +38,7 @@ use serde::{Deserialize, Serialize};
 use spargebra::term::Variable;
 
 use crate::oracle::backend::{Capabilities, SolutionTable, SparqlBackend};
-use crate::oracle::sparql::fixed_query;
-use crate::oracle::{Fnv64, SCHEMA_FINGERPRINT, SchemaAnswers, schema_queries_digest};
+use crate::oracle::{Fnv64, SchemaAnswers, schema_fingerprint, schema_queries_digest};
 
 /// The environment variable that names the cache directory (see [`default_dir`]).
 pub const CACHE_DIR_VAR: &str = "OXILEARN_CACHE_DIR";
@@ -258,31 +258,11 @@ impl Lookup {
     }
 }
 
-/// The fingerprint of the endpoint's schema now: a digest of the fingerprint query's rows
-/// (sorted, so that the endpoint's row order does not matter).
+/// The fingerprint of the endpoint's schema now (see [`schema_fingerprint`]), or why not
+/// (the error's first line: the query follows in its text).
 fn fingerprint(backend: &dyn SparqlBackend) -> Result<String, String> {
-    let query = fixed_query(SCHEMA_FINGERPRINT).map_err(|e| e.to_string())?;
-    let table = backend.select(&query).map_err(|e| {
-        // The first line says why; the query follows in the error's text.
-        e.to_string().lines().next().unwrap_or_default().to_owned()
-    })?;
-    let mut rows: Vec<String> = table
-        .rows
-        .iter()
-        .map(|row| {
-            row.iter()
-                .map(|cell| cell.as_ref().map(Term::to_string).unwrap_or_default())
-                .collect::<Vec<_>>()
-                .join("\t")
-        })
-        .collect();
-    rows.sort();
-    let mut hash = Fnv64::default();
-    for row in &rows {
-        hash.write(row.as_bytes());
-        hash.write(b"\n");
-    }
-    Ok(format!("{}:{:016x}", rows.len(), hash.finish()))
+    schema_fingerprint(backend)
+        .map_err(|e| e.to_string().lines().next().unwrap_or_default().to_owned())
 }
 
 /// The entry at `path`: `None` when there is none, an error when it cannot be read or is

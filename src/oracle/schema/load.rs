@@ -272,7 +272,7 @@ impl Declarations {
         let declarations = iri_pairs(schema.table("property_declarations")?, "p", "t");
         let declared: BTreeSet<Iri> = declarations.iter().map(|(p, _)| p.clone()).collect();
         let annotations = schema
-            .table("schema_predicates")?
+            .table(super::answers::SCHEMA_PREDICATES)?
             .column_values("p")
             .filter_map(iri)
             .filter(|p| !declared.contains(p))

@@ -13,7 +13,8 @@ mod values;
 mod vocabulary;
 
 pub use answers::{
-    Fnv64, SCHEMA_FINGERPRINT, SCHEMA_QUERIES, SchemaAnswers, schema_queries_digest,
+    Fnv64, SCHEMA_PREDICATES, SCHEMA_QUERIES, SchemaAnswers, schema_fingerprint,
+    schema_queries_digest,
 };
 pub use edges::UniverseEdges;
 pub use load::{load_signature, load_signature_in, load_signature_with};

@@ -36,14 +36,18 @@ fixed_queries!(
     data_values,
     class_edges,
     blank_types,
-    schema_predicates,
+    schema_entities,
+    entity_predicates,
+    entity_fingerprint,
     schema_classes,
     scope_present_objects,
     scope_edges_inverse,
     scope_edges_inverse_of,
     scope_blank_types,
     scope_triples,
-    schema_fingerprint,
+    fingerprint_predicates,
+    fingerprint_types,
+    fingerprint_lists,
 );
 
 /// The parsed query `name` (cloned from a parse-once table).
