@@ -10,6 +10,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use common::cli_run::{fails_with, json, learn_family_model, oxilearn};
+use common::social::{CRISP, Lcg, SCORED, SOCIAL, change_randomly, social_kb, social_model};
 use oxigraph::model::vocab::rdf;
 use oxigraph::model::{GraphNameRef, NamedNode, NamedNodeRef, Term};
 use oxigraph::store::Store;
@@ -1038,4 +1039,143 @@ fn applying_a_model_without_support_asks_for_individuals() {
         "SELECT ?a ?b WHERE { ?a ?p ?b }",
     ]);
     assert!(err.contains("one projected variable"), "{err}");
+}
+
+fn write_nquads(store: &Store, path: &Path) {
+    let text: String = store
+        .iter()
+        .map(|q| format!("{} .\n", q.unwrap()))
+        .collect();
+    std::fs::write(path, text).unwrap();
+}
+
+/// The triples of `graph` in the dataset file `path`, as N-Triples lines.
+fn graph_triples(path: &Path, graph: &str) -> BTreeSet<String> {
+    let store = load(path);
+    store
+        .quads_for_pattern(
+            None,
+            None,
+            None,
+            Some(GraphNameRef::NamedNode(NamedNodeRef::new(graph).unwrap())),
+        )
+        .map(|q| {
+            let q = q.unwrap();
+            format!("{} {} {}", q.subject, q.predicate, q.object)
+        })
+        .collect()
+}
+
+#[test]
+fn refreshing_after_random_changes_equals_a_full_rerun() {
+    let class = format!("{SOCIAL}Target");
+    let (crisp, scored) = (temp("social-crisp.json"), temp("social-scored.json"));
+    social_model(&crisp, CRISP);
+    social_model(&scored, SCORED);
+    let mut moved = 0;
+    for (name, model, depth, extra) in [
+        ("crisp", &crisp, 2, &[][..]),
+        ("scored", &scored, 1, &["--threshold", "0.5"][..]),
+    ] {
+        let mut rng = Lcg(7);
+        let start = temp(&format!("social-{name}-0.nq"));
+        std::fs::write(&start, social_kb(&mut rng)).unwrap();
+        let run = |kb: &Path, out: &Path, more: &[&str]| {
+            let mut args = vec![
+                "enrich",
+                "--kb",
+                kb.to_str().unwrap(),
+                "--model",
+                model.to_str().unwrap(),
+                "--graph",
+                GRAPH,
+                "--target-class",
+                &class,
+                "--out",
+                out.to_str().unwrap(),
+                "--json",
+            ];
+            args.extend_from_slice(extra);
+            args.extend_from_slice(more);
+            json(&args)
+        };
+        let mut current = temp(&format!("social-{name}-full-0.nq"));
+        run(&start, &current, &[]);
+        for round in 1..=3 {
+            let store = load(&current);
+            let changed = change_randomly(&store, &mut rng, 4);
+            let mutated = temp(&format!("social-{name}-mutated-{round}.nq"));
+            write_nquads(&store, &mutated);
+            let query = temp(&format!("social-{name}-changed-{round}.rq"));
+            let values: Vec<String> = changed.iter().map(|i| format!("<{i}>")).collect();
+            std::fs::write(
+                &query,
+                format!("SELECT ?x WHERE {{ VALUES ?x {{ {} }} }}", values.join(" ")),
+            )
+            .unwrap();
+            let refreshed = temp(&format!("social-{name}-refreshed-{round}.nq"));
+            let at_query = format!("@{}", query.display());
+            let report = run(&mutated, &refreshed, &["--changed-query", &at_query]);
+            let full = temp(&format!("social-{name}-full-{round}.nq"));
+            run(&mutated, &full, &[]);
+            assert_eq!(
+                graph_triples(&refreshed, GRAPH),
+                graph_triples(&full, GRAPH),
+                "{name}, round {round}: the patched graph differs from a full rerun ({report})"
+            );
+            assert_eq!(report["depth"], depth, "{report}");
+            assert!(
+                report["affected"].as_u64().unwrap() < 150,
+                "a refresh asks about the neighbourhood of the changes only: {report}"
+            );
+            moved += report["gained"].as_u64().unwrap() + report["lost"].as_u64().unwrap();
+            current = refreshed;
+        }
+    }
+    assert!(moved > 0, "the random changes changed some predictions");
+}
+
+#[test]
+fn a_refresh_refuses_a_graph_another_run_wrote() {
+    let class = format!("{SOCIAL}Target");
+    let (crisp, other) = (temp("refuse-crisp.json"), temp("refuse-other.json"));
+    social_model(&crisp, &[("<ex:knows> some <ex:B>", 1.0)]);
+    social_model(&other, &[("<ex:knows> some <ex:A>", 1.0)]);
+    let kb = temp("social-refuse.nq");
+    std::fs::write(&kb, social_kb(&mut Lcg(3))).unwrap();
+    let out = temp("social-refuse-out.nq");
+    let enrich = |model: &Path, kb: &Path, more: &[&str]| {
+        let mut args = vec![
+            "enrich".to_owned(),
+            "--kb".into(),
+            kb.to_str().unwrap().into(),
+            "--model".into(),
+            model.to_str().unwrap().into(),
+            "--graph".into(),
+            GRAPH.into(),
+            "--target-class".into(),
+            class.clone(),
+            "--out".into(),
+            out.to_str().unwrap().into(),
+        ];
+        args.extend(more.iter().map(|s| s.to_string()));
+        args
+    };
+    let args = enrich(&crisp, &kb, &[]);
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    assert!(oxilearn(&refs).status.success());
+    let query = format!("--changed-query=SELECT ?x WHERE {{ VALUES ?x {{ <{SOCIAL}p001> }} }}");
+    for (model, more, expected) in [
+        (&other, vec![query.as_str()], "no predictions of this model"),
+        (
+            &crisp,
+            vec![query.as_str(), "--threshold", "0.5"],
+            "give the same --threshold",
+        ),
+    ] {
+        let args = enrich(model, &out, &more);
+        let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+        let err = fails_with(&refs);
+        assert!(err.contains(expected), "{err}");
+    }
 }

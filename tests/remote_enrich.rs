@@ -323,3 +323,140 @@ fn enrich_writes_the_embedded_graph_at_virtuoso() {
     };
     same_graph_as_embedded(&url, &url);
 }
+
+/// Refreshing at an endpoint after its data changed writes the graph an embedded full run
+/// over the changed data writes, for a crisp and a scored model.
+fn refreshes_like_a_full_run(query_url: &str, update_url: &str) {
+    use common::social::{CRISP, Lcg, SCORED, SOCIAL, change_randomly, social_kb, social_model};
+    use oxilearn::enrich::staged::UpdateTarget;
+    let pid = std::process::id();
+    let data = format!("http://example.org/refresh-data/{pid}");
+    let endpoint = UpdateEndpoint::new(HttpOptions::local(query_url), update_url).unwrap();
+    let mut rng = Lcg(11);
+    let store = oxigraph::store::Store::new().unwrap();
+    store
+        .update(&format!("INSERT DATA {{ {} }}", social_kb(&mut rng)))
+        .unwrap();
+    let triples = |store: &oxigraph::store::Store| -> BTreeSet<String> {
+        store
+            .iter()
+            .map(|q| {
+                let q = q.unwrap();
+                format!("{} {} {} .", q.subject, q.predicate, q.object)
+            })
+            .collect()
+    };
+    let load = format!(
+        "INSERT DATA {{ GRAPH <{data}> {{ {} }} }}",
+        triples(&store).into_iter().collect::<Vec<_>>().join("\n")
+    );
+    endpoint
+        .update("loading the social KB", &load, false)
+        .unwrap();
+    let class = format!("{SOCIAL}Target");
+    for (name, solutions, extra) in [
+        ("crisp", CRISP, &[][..]),
+        ("scored", SCORED, &["--threshold", "0.5"][..]),
+    ] {
+        let model = temp(&format!("social-{name}.json"));
+        social_model(&model, solutions);
+        let graph = format!("http://example.org/refreshed/{pid}/{name}");
+        let enrich = |more: &[&str]| {
+            let mut args = vec![
+                "enrich",
+                "--endpoint",
+                query_url,
+                "--read-graph",
+                &data,
+                "--update-endpoint",
+                update_url,
+                "--model",
+                model.to_str().unwrap(),
+                "--graph",
+                &graph,
+                "--target-class",
+                &class,
+                "--timeout",
+                "30",
+                "--json",
+            ];
+            args.extend_from_slice(extra);
+            args.extend_from_slice(more);
+            json(&args)
+        };
+        enrich(&[]);
+        let before = triples(&store);
+        let changed = change_randomly(&store, &mut rng, 4);
+        let after = triples(&store);
+        let lines = |a: &BTreeSet<String>, b: &BTreeSet<String>| {
+            a.difference(b).cloned().collect::<Vec<_>>().join("\n")
+        };
+        let change = format!(
+            "DELETE DATA {{ GRAPH <{data}> {{ {} }} }} ;\nINSERT DATA {{ GRAPH <{data}> {{ {} }} }}",
+            lines(&before, &after),
+            lines(&after, &before)
+        );
+        endpoint
+            .update("changing the social KB", &change, false)
+            .unwrap();
+        let values: Vec<String> = changed.iter().map(|i| format!("<{i}>")).collect();
+        let query = format!("SELECT ?x WHERE {{ VALUES ?x {{ {} }} }}", values.join(" "));
+        let report = enrich(&["--changed-query", &query]);
+        // The reference: a full run over the changed data, embedded.
+        let kb = temp(&format!("social-{name}-changed.nt"));
+        std::fs::write(&kb, after.into_iter().collect::<Vec<_>>().join("\n")).unwrap();
+        let out = temp(&format!("social-{name}-full.nq"));
+        let mut args = vec![
+            "enrich",
+            "--kb",
+            kb.to_str().unwrap(),
+            "--model",
+            model.to_str().unwrap(),
+            "--graph",
+            &graph,
+            "--target-class",
+            &class,
+            "--out",
+            out.to_str().unwrap(),
+            "--json",
+        ];
+        args.extend_from_slice(extra);
+        json(&args);
+        let full = oxigraph::store::Store::new().unwrap();
+        oxilearn::kb::load_file(&full, &out, None).unwrap();
+        let g = oxigraph::model::NamedNodeRef::new(&graph).unwrap();
+        let expected: BTreeSet<String> = full
+            .quads_for_pattern(
+                None,
+                None,
+                None,
+                Some(oxigraph::model::GraphNameRef::NamedNode(g)),
+            )
+            .map(|q| oxilearn::enrich::compare::quad_key(&q.unwrap()))
+            .collect();
+        assert_eq!(graph_at(query_url, &graph), expected, "{name}: {report}");
+        endpoint
+            .drop_graph(&oxigraph::model::NamedNode::new(graph.as_str()).unwrap())
+            .unwrap();
+    }
+    endpoint
+        .drop_graph(&oxigraph::model::NamedNode::new(data.as_str()).unwrap())
+        .unwrap();
+}
+
+#[test]
+fn refresh_at_the_oxigraph_server_equals_a_full_embedded_run() {
+    let Some(query) = endpoint("OXILEARN_TEST_OXIGRAPH") else {
+        return;
+    };
+    let update = query.replace("/query", "/update");
+    refreshes_like_a_full_run(&query, &update);
+}
+
+#[test]
+fn refresh_at_virtuoso_equals_a_full_embedded_run() {
+    let Some(url) = endpoint("OXILEARN_TEST_VIRTUOSO") else {
+        return;
+    };
+    refreshes_like_a_full_run(&url, &url);
+}

@@ -717,6 +717,13 @@ pub struct EnrichArgs {
     /// Record the run's time (prov:endedAtTime): reruns then differ in that triple.
     #[arg(long)]
     pub record_time: bool,
+    /// Refresh a graph an earlier enrich wrote, after the data changed: a SELECT with one
+    /// variable listing both ends of every inserted or deleted triple (or @FILE). Only the
+    /// individuals within the model's role depth of a change are predicted again and
+    /// patched; give the same model, graph, class, scope and threshold as the full run.
+    /// Schema changes need a full run.
+    #[arg(long, value_name = "SPARQL|@FILE", conflicts_with = "mode")]
+    pub changed_query: Option<String>,
     /// One JSON summary on stdout.
     #[arg(long)]
     pub json: bool,

@@ -13,12 +13,15 @@ use super::{apply_scope, kb_source, model_file, print_json};
 use crate::enrich::apply::{self, ApplyOptions};
 use crate::enrich::build::{member_quads, provenance_quads};
 use crate::enrich::endpoint::UpdateEndpoint;
+use crate::enrich::refresh::{RefreshReport, refresh};
 use crate::enrich::staged::{Staged, UpdateTarget};
 use crate::enrich::store::StoreTarget;
-use crate::enrich::{Enrichment, Mode, ModelIdentity, WriteReport, file, is_predicted_member};
+use crate::enrich::{
+    Enrichment, Mode, ModelIdentity, WriteReport, file, is_predicted_member, writes_scores,
+};
 use crate::learn::{Model, Prediction};
 use crate::oracle::{MembershipOracle, Semantics};
-use crate::{Candidates, KnowledgeBase};
+use crate::{Candidates, KnowledgeBase, ScopeQuery};
 
 /// Triples shown by `--dry-run`.
 const SAMPLE: usize = 10;
@@ -117,6 +120,19 @@ pub fn run(args: EnrichArgs) -> anyhow::Result<()> {
     };
     kb.oracle().set_deadline(options.deadline);
     let target = target(&args, &kb)?;
+    if let Some(changed) = &args.changed_query {
+        let refreshing = Refreshing {
+            kb: &kb,
+            model,
+            run: &run,
+            candidates: &candidates,
+            options: &options,
+        };
+        let report = refreshing.run(target.as_deref(), changed)?;
+        bar.finish_and_clear();
+        let destination = finish_destination(&args, &kb)?;
+        return print_refresh(&args, &run, report, destination, started);
+    }
     let predicting = Instant::now();
     let (staging, written) = match &target {
         None => (dry_run(&kb, model, &candidates, &run, &options)?, None),
@@ -156,6 +172,96 @@ pub fn run(args: EnrichArgs) -> anyhow::Result<()> {
         sample: staging.sample,
     };
     print_summary(&summary, args.json)
+}
+
+/// A refresh's inputs (`--changed-query`).
+struct Refreshing<'a> {
+    kb: &'a KnowledgeBase,
+    model: &'a dyn Model,
+    run: &'a Enrichment<'a>,
+    candidates: &'a Candidates,
+    options: &'a ApplyOptions<'a>,
+}
+
+impl Refreshing<'_> {
+    /// Lists the changed individuals (`changed`: a query or @FILE) and patches the graph.
+    fn run(
+        &self,
+        target: Option<&dyn UpdateTarget>,
+        changed: &str,
+    ) -> anyhow::Result<RefreshReport> {
+        let query = ScopeQuery::from_argument(changed).context("--changed-query")?;
+        let mut iris = Vec::new();
+        for page in self
+            .kb
+            .candidate_pages(&Candidates::Query(query), self.options.page_size)?
+        {
+            iris.extend(page?);
+        }
+        Ok(refresh(
+            self.kb,
+            self.model,
+            target,
+            self.run,
+            self.candidates,
+            &iris,
+            self.options,
+        )?)
+    }
+}
+
+#[derive(Serialize)]
+struct RefreshSummary {
+    graph: String,
+    target_class: String,
+    model: String,
+    dry_run: bool,
+    #[serde(flatten)]
+    refreshed: RefreshReport,
+    destination: String,
+    seconds: f64,
+}
+
+fn print_refresh(
+    args: &EnrichArgs,
+    run: &Enrichment<'_>,
+    refreshed: RefreshReport,
+    destination: String,
+    started: Instant,
+) -> anyhow::Result<()> {
+    let s = RefreshSummary {
+        graph: run.graph.as_str().to_owned(),
+        target_class: run.class.as_str().to_owned(),
+        model: run.model.fingerprint.clone(),
+        dry_run: args.dry_run,
+        refreshed,
+        destination,
+        seconds: started.elapsed().as_secs_f64(),
+    };
+    if args.json {
+        return print_json(&s);
+    }
+    let r = &s.refreshed;
+    outln!(
+        "{} changed individuals, {} within {} role steps of a change, {} in scope: {} \
+         predicted members of <{}> among them",
+        r.changed,
+        r.affected,
+        r.depth,
+        r.in_scope,
+        r.members,
+        s.target_class
+    );
+    match (r.gained, r.lost) {
+        (Some(gained), Some(lost)) => outln!(
+            "patched <{}> at {}: {gained} members gained, {lost} lost, in {:.2} s",
+            s.graph,
+            s.destination,
+            s.seconds
+        ),
+        _ => outln!("nothing was written (dry run)"),
+    }
+    Ok(())
 }
 
 /// Writes the dataset file of `--out` (the store holds the new graph by now); the
@@ -274,13 +380,6 @@ fn dry_run(
         triples,
         sample,
     })
-}
-
-/// Whether each member gets a prediction resource with its score: not for a class
-/// expression applied by its own decision (membership is all it says, and the store can
-/// then write the typings itself).
-fn writes_scores(model: &dyn Model, threshold: Option<f64>) -> bool {
-    model.is_scored() && (model.concept().is_none() || threshold.is_some())
 }
 
 /// The predicted members of a page.

@@ -55,6 +55,47 @@ pub fn depth(c: &Concept) -> usize {
     1 + c.children().into_iter().map(depth).max().unwrap_or(0)
 }
 
+/// Role depth: how many role steps from an individual its membership looks. Classes,
+/// one-of, data restrictions and ∃r.Self read the individual's own triples (0); ∃r.{a}
+/// reads its edges (1); a restriction on a role adds 1 to its filler's depth.
+pub fn role_depth(c: &Concept) -> usize {
+    match c {
+        Concept::Top
+        | Concept::Bottom
+        | Concept::Class(_)
+        | Concept::OneOf(_)
+        | Concept::HasSelf(_)
+        | Concept::Data { .. } => 0,
+        Concept::HasValue { .. } => 1,
+        Concept::Not(inner) => role_depth(inner),
+        Concept::And(cs) | Concept::Or(cs) => cs.iter().map(role_depth).max().unwrap_or(0),
+        Concept::Some { filler, .. }
+        | Concept::Only { filler, .. }
+        | Concept::Min { filler, .. }
+        | Concept::Max { filler, .. }
+        | Concept::Exactly { filler, .. } => 1 + role_depth(filler),
+    }
+}
+
+/// The roles a concept restricts, anywhere in it.
+pub fn roles(c: &Concept) -> Vec<&Role> {
+    let mut out = Vec::new();
+    match c {
+        Concept::Some { role, .. }
+        | Concept::Only { role, .. }
+        | Concept::Min { role, .. }
+        | Concept::Max { role, .. }
+        | Concept::Exactly { role, .. }
+        | Concept::HasValue { role, .. }
+        | Concept::HasSelf(role) => out.push(role),
+        _ => {}
+    }
+    for child in c.children() {
+        out.extend(roles(child));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -65,6 +106,25 @@ mod tests {
     }
     fn r() -> Role {
         Role::new("http://e/r")
+    }
+
+    #[test]
+    fn role_depths_and_roles() {
+        let s = || Role::new("http://e/s");
+        assert_eq!(role_depth(&a()), 0);
+        assert_eq!(role_depth(&Concept::some(r(), a())), 1);
+        let nested = Concept::And(vec![
+            a(),
+            Concept::only(r().inverted(), Concept::min(2, s(), Concept::not(a()))),
+        ]);
+        assert_eq!(role_depth(&nested), 2);
+        assert_eq!(roles(&nested), vec![&r().inverted(), &s()]);
+        let value = Concept::HasValue {
+            role: s(),
+            individual: Iri::new("http://e/o"),
+        };
+        assert_eq!(role_depth(&value), 1);
+        assert_eq!(roles(&value), vec![&s()]);
     }
 
     #[test]

@@ -66,7 +66,7 @@ impl Default for ApplyOptions<'_> {
 
 impl ApplyOptions<'_> {
     /// An error when the run must stop now (`done` candidates so far).
-    fn check(&self, done: usize) -> Result<(), EnrichError> {
+    pub(crate) fn check(&self, done: usize) -> Result<(), EnrichError> {
         if self.cancel.is_some_and(|c| c.load(Ordering::SeqCst)) {
             return Err(EnrichError::Stopped {
                 reason: "interrupted".into(),

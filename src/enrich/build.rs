@@ -62,6 +62,13 @@ pub fn provenance_quads(run: &Enrichment<'_>) -> Vec<Quad> {
     sorted(out.quads)
 }
 
+/// Whether each member gets a prediction resource with its score: not for a class
+/// expression applied by its own decision (membership is all it says, and the store can
+/// then write the typings itself).
+pub fn writes_scores(model: &dyn crate::learn::Model, threshold: Option<f64>) -> bool {
+    model.is_scored() && (model.concept().is_none() || threshold.is_some())
+}
+
 /// The triples of some predicted members (a page of them): their typings and, for a
 /// scored model, their prediction resources. Sorted.
 pub fn member_quads(
@@ -83,7 +90,8 @@ pub fn member_quads(
     sorted(out.quads)
 }
 
-fn activity_iri(run: &Enrichment<'_>) -> NamedNode {
+/// The run's activity: one per model, graph and class, so a rerun finds it again.
+pub(crate) fn activity_iri(run: &Enrichment<'_>) -> NamedNode {
     iri(&vocab::enrichment_iri(
         &run.model.fingerprint,
         run.graph.as_str(),

@@ -19,6 +19,7 @@ pub mod compare;
 pub mod endpoint;
 pub mod file;
 pub mod identity;
+pub mod refresh;
 pub mod staged;
 pub mod store;
 
@@ -26,7 +27,7 @@ use std::path::PathBuf;
 
 use oxigraph::model::NamedNode;
 
-pub use build::{Enrichment, enrichment_quads, is_predicted_member};
+pub use build::{Enrichment, enrichment_quads, is_predicted_member, writes_scores};
 pub use identity::ModelIdentity;
 
 /// What happens to triples already in the target graph.
@@ -82,6 +83,9 @@ pub enum EnrichError {
     /// The run stopped between pages (`--max-runtime`, Ctrl-C); nothing was written.
     #[error("{reason} after {done} individuals; the target graph was not changed")]
     Stopped { reason: String, done: usize },
+    /// A refresh cannot patch this graph, or stopped part-way (`message` says which).
+    #[error("{message}")]
+    Refresh { message: String },
     #[error(transparent)]
     Kb(#[from] crate::KnowledgeBaseError),
     #[error(transparent)]

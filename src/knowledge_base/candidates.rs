@@ -140,20 +140,79 @@ impl KnowledgeBase {
         page_size: usize,
     ) -> Result<CandidatePages<'_>, KnowledgeBaseError> {
         let page_size = page_size.max(1);
-        let (streams, filter) = match candidates {
-            Candidates::Listed(iris) => {
-                let mut iris = iris.clone();
-                iris.sort();
-                iris.dedup();
-                return Ok(CandidatePages {
-                    kb: self,
-                    page_size,
-                    sources: Vec::new(),
-                    buckets: None,
-                    ready: iris.into(),
-                    filter: None,
-                });
+        if let Candidates::Listed(iris) = candidates {
+            let mut iris = iris.clone();
+            iris.sort();
+            iris.dedup();
+            return Ok(CandidatePages {
+                kb: self,
+                page_size,
+                sources: Vec::new(),
+                buckets: None,
+                ready: iris.into(),
+                filter: None,
+            });
+        }
+        let (sources, filter) = self.sources_and_filter(candidates)?;
+        Ok(CandidatePages {
+            kb: self,
+            page_size,
+            sources,
+            buckets: None,
+            ready: VecDeque::new(),
+            filter,
+        })
+    }
+
+    /// Which of `iris` are among `candidates` (sorted): the listing's own patterns with the
+    /// individual bound to a chunk of `iris` at a time, so the question costs what `iris`
+    /// does, not what the candidates do.
+    pub fn candidates_among(
+        &self,
+        candidates: &Candidates,
+        iris: &[Iri],
+    ) -> Result<Vec<Iri>, KnowledgeBaseError> {
+        let mut found: Vec<Iri> = match candidates {
+            Candidates::Listed(listed) => {
+                let listed: std::collections::HashSet<&Iri> = listed.iter().collect();
+                iris.iter()
+                    .filter(|i| listed.contains(i))
+                    .cloned()
+                    .collect()
             }
+            _ => {
+                let (sources, filter) = self.sources_and_filter(candidates)?;
+                let chunk = self.oracle.inner().values_chunk().max(1);
+                let mut found = Vec::new();
+                for part in iris.chunks(chunk) {
+                    let pages = CandidatePages {
+                        kb: self,
+                        page_size: chunk,
+                        sources: sources.iter().map(|s| bound_to(s, part)).collect(),
+                        buckets: None,
+                        ready: VecDeque::new(),
+                        filter: filter.clone(),
+                    };
+                    for page in pages {
+                        found.extend(page?);
+                    }
+                }
+                found
+            }
+        };
+        found.sort();
+        found.dedup();
+        Ok(found)
+    }
+
+    /// The patterns that list `candidates` (not [`Candidates::Listed`]), and the concept
+    /// their answers must still satisfy.
+    fn sources_and_filter(
+        &self,
+        candidates: &Candidates,
+    ) -> Result<(Vec<CandidateSource>, Option<Concept>), KnowledgeBaseError> {
+        Ok(match candidates {
+            Candidates::Listed(_) => (Vec::new(), None),
             Candidates::Instances(c) => (self.sources_of(c)?, Some(c.clone())),
             Candidates::Seeds(c) => (self.sources_of(c)?, None),
             Candidates::Query(q) => (
@@ -164,30 +223,16 @@ impl KnowledgeBase {
                 None,
             ),
             Candidates::WholeKb => (self.compiler().active_domain_sources(&[]), None),
-        };
-        Ok(CandidatePages {
-            kb: self,
-            page_size,
-            sources: streams,
-            buckets: None,
-            ready: VecDeque::new(),
-            filter,
         })
     }
 
     /// An upper bound of how many candidates there are (for progress and ETA): the sum
     /// over the sources of their distinct bindings, before any membership check.
     pub fn count_candidates(&self, candidates: &Candidates) -> Result<u64, KnowledgeBaseError> {
-        let sources = match candidates {
-            Candidates::Listed(iris) => return Ok(iris.len() as u64),
-            Candidates::Instances(c) | Candidates::Seeds(c) => self.sources_of(c)?,
-            Candidates::Query(q) => vec![CandidateSource {
-                pattern: q.pattern.clone(),
-                within_domain: true,
-            }],
-            Candidates::WholeKb => self.compiler().active_domain_sources(&[]),
-        };
-        self.count_sources(&sources)
+        if let Candidates::Listed(iris) = candidates {
+            return Ok(iris.len() as u64);
+        }
+        self.count_sources(&self.sources_and_filter(candidates)?.0)
     }
 
     /// The sum over `sources` of their distinct IRI bindings, counted by the store.
@@ -373,5 +418,27 @@ impl Iterator for CandidatePages<'_> {
                 Some(Err(e))
             }
         }
+    }
+}
+
+/// `source` with its individual bound to `iris` (a `VALUES` block joined in front).
+fn bound_to(source: &CandidateSource, iris: &[Iri]) -> CandidateSource {
+    let values = GraphPattern::Values {
+        variables: vec![Variable::new_unchecked(SUBJECT)],
+        bindings: iris
+            .iter()
+            .map(|i| {
+                vec![Some(spargebra::term::GroundTerm::NamedNode(
+                    NamedNode::new_unchecked(i.as_str()),
+                ))]
+            })
+            .collect(),
+    };
+    CandidateSource {
+        pattern: GraphPattern::Join {
+            left: Box::new(values),
+            right: Box::new(source.pattern.clone()),
+        },
+        within_domain: source.within_domain,
     }
 }

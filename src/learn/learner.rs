@@ -138,6 +138,13 @@ pub trait Model: Debug + Send + Sync {
         None
     }
 
+    /// The class expressions a prediction asks the oracle about (fuzzy parts as crisp
+    /// skeletons with the same roles), so a caller can tell how far from an individual its
+    /// prediction looks (see [`crate::enrich::refresh`]). `None` when the model cannot say.
+    fn concepts_asked(&self) -> Option<Vec<Concept>> {
+        None
+    }
+
     /// The semantics membership is read under.
     fn semantics(&self) -> Semantics;
 

@@ -127,14 +127,37 @@ impl Model for ConceptModel {
         "celoe"
     }
 
-    /// The best solution itself (closed world; entailed members, `T(C)`, have the same
-    /// seeds), `⊥` without one.
-    fn support(&self, _threshold: Option<f64>) -> Option<Concept> {
-        Some(self.best().map_or(Concept::Bottom, |s| s.concept.clone()))
+    /// By its own decision, the best solution itself (closed world; entailed members,
+    /// `T(C)`, have the same seeds), `⊥` without one. With a threshold, an individual's
+    /// score is the best quality among the solutions covering it (0 if none): the union of
+    /// the solutions reaching the threshold, or no support when 0 reaches it.
+    fn support(&self, threshold: Option<f64>) -> Option<Concept> {
+        let Some(t) = threshold else {
+            return Some(self.best().map_or(Concept::Bottom, |s| s.concept.clone()));
+        };
+        if t <= 0.0 {
+            return None;
+        }
+        let reaching: Vec<Concept> = self
+            .solutions
+            .iter()
+            .filter(|s| s.quality >= t)
+            .map(|s| s.concept.clone())
+            .collect();
+        Some(match reaching.len() {
+            0 => Concept::Bottom,
+            1 => reaching.into_iter().next().unwrap_or(Concept::Bottom),
+            _ => crate::concept::normalize(&Concept::Or(reaching)),
+        })
     }
 
     fn concept(&self) -> Option<&Concept> {
         self.best().map(|s| &s.concept)
+    }
+
+    /// Every solution: each one's quality is a score.
+    fn concepts_asked(&self) -> Option<Vec<Concept>> {
+        Some(self.solutions.iter().map(|s| s.concept.clone()).collect())
     }
 
     fn describe(&self, vocabulary: &Vocabulary) -> String {
@@ -240,5 +263,38 @@ impl ModelLoader for ConceptModelLoader {
         vocabulary: &Vocabulary,
     ) -> Result<Box<dyn Model>, LearnError> {
         Ok(Box::new(ConceptModel::from_body(body, vocabulary)?))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn solution(class: &str, quality: f64) -> Solution {
+        Solution {
+            concept: Concept::class(class),
+            confusion: Confusion::default(),
+            quality,
+        }
+    }
+
+    #[test]
+    fn the_support_with_a_threshold_is_every_solution_reaching_it() {
+        let model = ConceptModel {
+            quality_measure: QualityMeasure::F1,
+            semantics: Semantics::Closed,
+            solutions: vec![solution("http://e/A", 0.9), solution("http://e/B", 0.6)],
+        };
+        let a = Concept::class("http://e/A");
+        let b = Concept::class("http://e/B");
+        assert_eq!(model.support(None), Some(a.clone()));
+        assert_eq!(model.support(Some(0.8)), Some(a.clone()));
+        assert_eq!(
+            model.support(Some(0.5)),
+            Some(crate::concept::normalize(&Concept::Or(vec![a, b])))
+        );
+        assert_eq!(model.support(Some(0.95)), Some(Concept::Bottom));
+        // Score 0 reaches a threshold of 0: everyone is a member, no support.
+        assert_eq!(model.support(Some(0.0)), None);
     }
 }

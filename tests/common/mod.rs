@@ -7,6 +7,7 @@ pub mod concept_eval;
 pub mod concept_gen;
 pub mod datasets;
 pub mod mock_endpoint;
+pub mod social;
 #[cfg(feature = "http")]
 pub mod store_endpoint;
 

@@ -92,6 +92,17 @@ impl FuzzyConcept {
         }
     }
 
+    /// A crisp expression with the same roles at the same depths (a fuzzy data part,
+    /// which reads the individual's own values, becomes ⊤): how far its degree looks.
+    pub fn skeleton(&self) -> Concept {
+        match self {
+            FuzzyConcept::Top | FuzzyConcept::Fuzzy { .. } => Concept::Top,
+            FuzzyConcept::Crisp(c) => c.clone(),
+            FuzzyConcept::And(ps) => Concept::And(ps.iter().map(FuzzyConcept::skeleton).collect()),
+            FuzzyConcept::Some { role, filler } => Concept::some(role.clone(), filler.skeleton()),
+        }
+    }
+
     /// Conjuncts plus the size of each part: the length the learner limits.
     pub fn length(&self) -> usize {
         match self {

@@ -353,6 +353,15 @@ impl Model for BoostModel {
         true
     }
 
+    fn concepts_asked(&self) -> Option<Vec<Concept>> {
+        Some(
+            self.rounds
+                .iter()
+                .flat_map(|r| r.axioms.iter().map(FuzzyConcept::skeleton))
+                .collect(),
+        )
+    }
+
     fn semantics(&self) -> Semantics {
         Semantics::Closed
     }

@@ -393,6 +393,18 @@ impl Model for ClusterModel {
         false
     }
 
+    /// The committee (an individual's projections) and every node's concept and test.
+    fn concepts_asked(&self) -> Option<Vec<Concept>> {
+        let mut out = self.committee.clone();
+        self.root.visit(&mut |n| {
+            out.push(n.concept().clone());
+            if let TreeNode::Split { test, .. } = n {
+                out.push(test.clone());
+            }
+        });
+        Some(out)
+    }
+
     fn semantics(&self) -> Semantics {
         Semantics::Open
     }

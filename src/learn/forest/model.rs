@@ -43,6 +43,10 @@ impl Model for ForestModel {
         self.0.support(threshold)
     }
 
+    fn concepts_asked(&self) -> Option<Vec<Concept>> {
+        self.0.concepts_asked()
+    }
+
     fn semantics(&self) -> Semantics {
         self.0.semantics
     }

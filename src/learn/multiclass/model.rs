@@ -208,6 +208,10 @@ impl Model for MultiClassModel {
         true
     }
 
+    fn concepts_asked(&self) -> Option<Vec<Concept>> {
+        Some(self.table.rules.iter().map(|r| r.concept.clone()).collect())
+    }
+
     fn semantics(&self) -> Semantics {
         self.semantics
     }

@@ -296,6 +296,10 @@ impl Model for TbcModel {
             .then(|| normalize(&Concept::Or(self.features.clone())))
     }
 
+    fn concepts_asked(&self) -> Option<Vec<Concept>> {
+        Some(self.features.clone())
+    }
+
     fn describe(&self, vocabulary: &Vocabulary) -> String {
         TbcModel::describe(self, vocabulary)
     }
