@@ -126,6 +126,39 @@ pub fn refresh(
     Ok(report)
 }
 
+/// The embedded platform's one call: after `changed` individuals' triples changed in
+/// `store`, patches `run.graph` there, for a run over the model's own support (what
+/// `enrich` does without a scope). A model without a support (see [`Model::support`])
+/// needs [`refresh`] with the run's candidates.
+pub fn refresh_store(
+    store: &oxigraph::store::Store,
+    model: &dyn Model,
+    run: &Enrichment<'_>,
+    changed: &[Iri],
+) -> Result<RefreshReport, EnrichError> {
+    let support = model
+        .support(run.threshold)
+        .ok_or_else(|| EnrichError::Refresh {
+            message: format!(
+                "this {} model has no support to refresh over: call refresh with the \
+                 candidates of the run that wrote {}",
+                model.algorithm(),
+                run.graph
+            ),
+        })?;
+    let kb = KnowledgeBase::builder().open_store(store.clone())?;
+    let target = super::store::StoreTarget(store.clone());
+    refresh(
+        &kb,
+        model,
+        Some(&target),
+        run,
+        &Candidates::Instances(support),
+        changed,
+        &ApplyOptions::default(),
+    )
+}
+
 /// A stop after `done` individuals were patched: those are fresh, the others not yet.
 fn part_way(e: EnrichError, done: usize) -> EnrichError {
     match e {
@@ -347,6 +380,99 @@ mod tests {
                 quality: 1.0,
             }],
         }
+    }
+
+    /// The library call on an embedded store: a change through an inverse property
+    /// (`hasParent`, declared `owl:inverseOf hasChild`) two steps away is found, and the
+    /// graph ends typing exactly the instances of the changed KB.
+    #[test]
+    fn refresh_store_patches_what_a_change_reaches() {
+        use oxigraph::model::{GraphNameRef, NamedNodeRef};
+        let store = oxigraph::store::Store::new().unwrap();
+        let path =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/family/family.ttl");
+        crate::kb::load_file(&store, &path, None).unwrap();
+        let fam = |n: &str| format!("http://example.org/family#{n}");
+        let kb = KnowledgeBase::builder().open_store(store.clone()).unwrap();
+        let c = kb
+            .parse_concept("hasChild some (hasChild some Thing)")
+            .unwrap();
+        let model = model(c.clone());
+        let identity = crate::enrich::ModelIdentity {
+            fingerprint: "fnv1a64:1".into(),
+            algorithm: "celoe".into(),
+            parameters: serde_json::json!({}),
+            signature_fingerprint: "fnv1a64:0".into(),
+            definition: "grandparent".into(),
+            problem: None,
+            training: None,
+        };
+        let run = Enrichment {
+            model: &identity,
+            class: NamedNode::new_unchecked(fam("Grandparent")),
+            graph: NamedNode::new_unchecked("http://example.org/predictions"),
+            threshold: None,
+            ended_at: None,
+        };
+        let members = |kb: &KnowledgeBase| -> BTreeSet<String> {
+            kb.iris(&kb.instances(&c).unwrap())
+                .map(|i| i.as_str().to_owned())
+                .collect()
+        };
+        let before = members(&kb);
+        let predictions: Vec<_> = kb
+            .page(kb.iris(&kb.individuals()).cloned().collect())
+            .predict(&model)
+            .unwrap()
+            .into_iter()
+            .filter(|(_, p)| p.member)
+            .collect();
+        let quads = crate::enrich::enrichment_quads(&run, &predictions, false);
+        crate::enrich::store::write_to_store(
+            &store,
+            &run.graph,
+            &quads,
+            crate::enrich::Mode::Replace,
+            false,
+        )
+        .unwrap();
+        // A new grandchild for tom's parents: someone is tom's child, said from below.
+        store
+            .update(&format!(
+                "INSERT DATA {{ <{}> <{}> <{}> }}",
+                fam("newborn"),
+                fam("hasParent"),
+                fam("tom")
+            ))
+            .unwrap();
+        let changed = [Iri::new(fam("newborn")), Iri::new(fam("tom"))];
+        let report = refresh_store(&store, &model, &run, &changed).unwrap();
+        let after = members(&KnowledgeBase::builder().open_store(store.clone()).unwrap());
+        assert!(
+            after.len() > before.len(),
+            "the change makes new grandparents"
+        );
+        assert_eq!(
+            report.gained,
+            Some(after.len() - before.len()),
+            "{report:?}"
+        );
+        let typed: BTreeSet<String> = store
+            .quads_for_pattern(
+                None,
+                Some(oxigraph::model::vocab::rdf::TYPE),
+                Some(NamedNodeRef::new_unchecked(&fam("Grandparent")).into()),
+                Some(GraphNameRef::NamedNode(run.graph.as_ref())),
+            )
+            .map(|q| {
+                q.unwrap()
+                    .subject
+                    .to_string()
+                    .trim_matches(['<', '>'])
+                    .to_owned()
+            })
+            .collect();
+        assert_eq!(typed, after);
     }
 
     #[test]
