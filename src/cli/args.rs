@@ -4,6 +4,11 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+pub use super::learners::boost::{BoostArgs, WeakArgs};
+pub use super::learners::celoe::{CeloeArgs, SolutionArgs, StartArgs};
+pub use super::learners::forest::ForestArgs;
+pub use super::learners::multiclass::MulticlassArgs;
+pub use super::learners::tbc::{SelectionArg, TbcArgs};
 use crate::oracle::Semantics;
 
 #[derive(Debug, Parser)]
@@ -215,162 +220,6 @@ pub struct EvaluateArgs {
     pub label_column: Option<String>,
 }
 
-/// Options of `--algorithm tbc`.
-#[derive(Debug, Args, Clone)]
-#[command(next_help_heading = "TBC options (--algorithm tbc)")]
-pub struct TbcArgs {
-    /// Network shape.
-    #[arg(long, value_enum, default_value_t)]
-    pub structure: StructureArg,
-    /// Treatment of unknown memberships (sem needs tan; robust needs naive).
-    #[arg(long, value_enum, default_value_t)]
-    pub missing: MissingArg,
-    /// Feature selection: fs (forward) or ffsbe (forward selection, backward elimination).
-    #[arg(long, value_enum, default_value_t)]
-    pub selection: SelectionArg,
-    /// Candidates kept per level of the feature search.
-    #[arg(long, value_name = "N", default_value_t = 5)]
-    pub beam_width: usize,
-    /// Refinement steps from ⊤ in the feature search.
-    #[arg(long, value_name = "N", default_value_t = 3)]
-    pub beam_depth: usize,
-    /// Most feature concepts in the network.
-    #[arg(long, value_name = "N", default_value_t = 10)]
-    pub max_features: usize,
-    /// Longest feature the search widens to when nothing within the current length helps
-    /// (default 8; with --max-length, that length: no widening). Not in the paper.
-    #[arg(long, value_name = "N")]
-    pub widen_to: Option<usize>,
-    /// Candidate features proposed by a short CELOE run on the training examples, offered
-    /// to the beam at every step (BIC decides); 0: the paper's search. Not in the paper.
-    #[arg(long, value_name = "N", default_value_t = 10)]
-    pub proposals: usize,
-    /// Most concepts the proposal run tests (and at most half of --max-tests/--max-runtime).
-    #[arg(long, value_name = "N", default_value_t = 50_000)]
-    pub proposal_tests: u64,
-}
-
-/// Options of `--algorithm owl-boost` and `--algorithm wfoil-dl` (the weak learner alone).
-#[derive(Debug, Args, Clone)]
-#[command(next_help_heading = "Fuzzy OWL-Boost options (--algorithm owl-boost, wfoil-dl)")]
-pub struct BoostArgs {
-    /// Boosting rounds at most (early stop when a round is no better than chance).
-    #[arg(long, value_name = "N", default_value_t = 30)]
-    pub rounds: usize,
-    /// The t-norm of fuzzy conjunction.
-    #[arg(long, value_enum, default_value_t)]
-    pub tnorm: TNormArg,
-    /// Real AdaBoost's vote: confidence = each round's covered and uncovered blocks vote
-    /// ½ ln(W₊/W₋) of their weights; error = α·t(WL) with α = ½ ln((1−ε)/ε) (the paper's),
-    /// correlation = the same with α = ½ ln((1+r)/(1−r)).
-    #[arg(long, value_enum, default_value_t)]
-    pub alpha_form: AlphaFormArg,
-    /// Fuzzy sets per numeric data property: 3, 5 or 7 (0: chosen among them by
-    /// --validation-folds; 3 when that is 0).
-    #[arg(long, value_name = "K", default_value_t = 0)]
-    pub fuzzy_sets: usize,
-    /// How numeric values are partitioned into fuzzy sets.
-    #[arg(long, value_enum, default_value_t)]
-    pub fuzzy_partition: PartitionArg,
-    /// θ: an axiom stops growing once its confidence reaches this.
-    #[arg(long, value_name = "F", default_value_t = 0.7)]
-    pub theta: f64,
-    /// An axiom also stops growing once it covers at most this weighted share of the negatives.
-    #[arg(long, value_name = "F", default_value_t = 0.0)]
-    pub max_negative_share: f64,
-    /// Axioms per weak hypothesis at most [default: 1 for owl-boost (boosting combines
-    /// single rules), 5 for wfoil-dl alone].
-    #[arg(long, value_name = "N")]
-    pub max_axioms: Option<usize>,
-    /// Conjuncts per axiom at most.
-    #[arg(long, value_name = "N", default_value_t = 3)]
-    pub max_conjuncts: usize,
-    /// Nesting of ∃ in the operator's atoms.
-    #[arg(long, value_name = "N", default_value_t = 1)]
-    pub role_depth: usize,
-    /// ∃r.{a} atoms for roles with at most this many distinct successors (0 = none).
-    #[arg(long, value_name = "N", default_value_t = 12)]
-    pub max_values: usize,
-    /// τ: an axiom covers an individual above this degree (0 = the paper's reading).
-    #[arg(long, value_name = "F", default_value_t = 0.0)]
-    pub cover_degree: f64,
-    /// owl-boost: inner stratified folds of the training examples that choose how many
-    /// rounds to keep (0 = keep them all).
-    #[arg(long, value_name = "K", default_value_t = 5)]
-    pub validation_folds: usize,
-    /// Leave out the "F or lower" / "F or higher" threshold sets of each fuzzy partition.
-    #[arg(long)]
-    pub no_threshold_sets: bool,
-}
-
-/// Options of `--algorithm multiclass` (multi-class rule theories, issue 15).
-#[derive(Debug, Args, Clone)]
-#[command(next_help_heading = "Multi-class options (--algorithm multiclass)")]
-pub struct MulticlassArgs {
-    /// How the one-vs-rest rules become one model: mrl (χ²-ordered rule list), mrsi / mrsu
-    /// (rule set, intersection / union of the firing rules' training coverage), cn2 (summed
-    /// class coverages).
-    #[arg(long, value_enum, default_value_t)]
-    pub combine: CombineArg,
-    /// The class column of a TSV file of labelled examples (first column: the individual).
-    #[arg(long, value_name = "NAME")]
-    pub label_column: Option<String>,
-    /// `learn`: held-out labelled examples (same formats as --problems) to evaluate on.
-    #[arg(long = "test", value_name = "FILE")]
-    pub test_file: Option<PathBuf>,
-    /// Candidate concepts CELOE tests per rule of the covering learner.
-    #[arg(long, value_name = "N", default_value_t = 2000)]
-    pub rule_tests: u64,
-    /// Most rules per class (default: until the class is covered or no rule is good enough).
-    #[arg(long, value_name = "N")]
-    pub max_rules: Option<usize>,
-    /// χ² a rule must reach on the examples it was learned from to be kept (default 3.84:
-    /// significance 0.05).
-    #[arg(long, value_name = "X", default_value_t = crate::learn::multiclass::chi2::CHI2_CRITICAL_05)]
-    pub min_chi2: f64,
-    /// Seed of the random choices among ties (MRL's order, tied classes).
-    #[arg(long, value_name = "N", default_value_t = 1)]
-    pub combine_seed: u64,
-    /// A class rules must not use (repeatable; adds to a `.conf` file's ignoredConcepts).
-    #[arg(long = "ignore-class", value_name = "IRI")]
-    pub ignore_class: Vec<String>,
-}
-
-#[derive(Debug, Clone, Copy, ValueEnum, Default, PartialEq, Eq)]
-pub enum CombineArg {
-    Mrl,
-    #[default]
-    Mrsi,
-    Mrsu,
-    Cn2,
-}
-
-#[derive(Debug, Clone, Copy, ValueEnum, Default)]
-pub enum TNormArg {
-    /// min(a, b)
-    #[default]
-    Goedel,
-    /// max(0, a + b − 1)
-    Lukasiewicz,
-}
-
-#[derive(Debug, Clone, Copy, ValueEnum, Default)]
-pub enum AlphaFormArg {
-    Error,
-    Correlation,
-    #[default]
-    Confidence,
-}
-
-#[derive(Debug, Clone, Copy, ValueEnum, Default)]
-pub enum PartitionArg {
-    /// Equal-width triangles with shoulders.
-    #[default]
-    EqualWidth,
-    /// Triangles around fuzzy C-means centroids.
-    CMeans,
-}
-
 #[derive(Debug, Clone, Copy, ValueEnum, Default)]
 pub enum QualityArg {
     /// F1 of the positives (Ontolearn's measure).
@@ -398,109 +247,6 @@ pub struct SearchArgs {
     /// Longest class expression considered (CELOE: unbounded by default; TBC: 3).
     #[arg(long, value_name = "N")]
     pub max_length: Option<usize>,
-}
-
-/// CELOE's own options.
-#[derive(Debug, Args, Clone)]
-#[command(next_help_heading = "CELOE options (--algorithm celoe)")]
-pub struct CeloeArgs {
-    /// Percentage of positives a solution may miss (DL-Learner's noise constraint). Without
-    /// it, no constraint: nodes are pruned by their optimistic bound instead.
-    #[arg(long, value_name = "PCT")]
-    pub noise: Option<f64>,
-    /// Deepest class expression considered.
-    #[arg(long, value_name = "N", default_value_t = 7)]
-    pub max_depth: usize,
-    /// Best distinct solutions reported.
-    #[arg(long, value_name = "N", default_value_t = 10)]
-    pub max_results: usize,
-    /// Start the search from this class expression instead of owl:Thing.
-    #[arg(long, value_name = "EXPR")]
-    pub start_class: Option<String>,
-    /// Keep searching after a perfect solution (until the budget ends).
-    #[arg(long)]
-    pub keep_searching: bool,
-    /// Report solutions as found, without removing redundant parts.
-    #[arg(long)]
-    pub no_minimize: bool,
-    /// Score penalty per horizontal expansion of a node (DL-Learner's family configurations
-    /// use 0.02).
-    #[arg(long, value_name = "F", default_value_t = 0.1)]
-    pub expansion_penalty: f64,
-    /// Score bonus per unit of quality gained over the parent node.
-    #[arg(long, value_name = "F", default_value_t = 0.3)]
-    pub gain_bonus: f64,
-    /// Score bonus of the start node.
-    #[arg(long, value_name = "F", default_value_t = 0.1)]
-    pub start_bonus: f64,
-    /// Score penalty per refinement a node produced.
-    #[arg(long, value_name = "F", default_value_t = 0.0001)]
-    pub refinement_penalty: f64,
-    /// Return the best expression on the training examples even when it is not perfect,
-    /// instead of the best of the length a validation split supports.
-    #[arg(long)]
-    pub no_validation: bool,
-    /// Thirds of the training examples held out in turn to choose that length (1–3; the
-    /// held-out qualities are averaged).
-    #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u8).range(1..=3))]
-    pub validation_rounds: u8,
-    /// Best concepts kept for mixing (conjunctions and disjunctions of partial solutions,
-    /// scored from their parts' coverage without a query); 0: DL-Learner's CELOE (for
-    /// Forest Mixing: only the paper's mixing).
-    #[arg(long, value_name = "N", default_value_t = 20)]
-    pub mix_pool: usize,
-}
-
-/// Forest Mixing's own options (it also takes CELOE's search options: --noise,
-/// --max-depth, --max-results, --keep-searching, --no-minimize and the heuristic weights).
-#[derive(Debug, Args, Clone)]
-#[command(next_help_heading = "Forest Mixing options (--algorithm forest-mixing)")]
-pub struct ForestArgs {
-    /// Most trees grown from computed start classes (the most specific classes covering
-    /// all positives; ⊤ when none does).
-    #[arg(long, value_name = "N", default_value_t = 2)]
-    pub trees: usize,
-    /// The share of the positives a computed start class must cover (the paper's PosCov
-    /// = 1.0; lower tolerates noisy positives).
-    #[arg(long, value_name = "F", default_value_t = 1.0)]
-    pub start_coverage: f64,
-    /// A tree's start class (repeatable: one tree each; replaces the computed ones).
-    #[arg(long = "start-classes", value_name = "EXPR")]
-    pub start_classes: Vec<String>,
-    /// The paper's maxNodesAddedPerTree: expressions a tree takes from the shared pool per
-    /// turn.
-    #[arg(long, value_name = "N", default_value_t = 10)]
-    pub max_nodes_per_tree: usize,
-    /// Longest conjunction the mixing step adds to the pool.
-    #[arg(long, value_name = "N", default_value_t = 10)]
-    pub max_mix_length: usize,
-    /// Node score: celoe (CELOE's), ht1 (+ weight / parent's refinements), fh (F1 with
-    /// depth penalty and high/low-F1 bonus/penalty).
-    #[arg(long, value_enum, default_value_t)]
-    pub forest_heuristic: ForestHeuristicArg,
-    /// HT1's weight of 1 / (parent's refinement count).
-    #[arg(long, value_name = "F", default_value_t = 0.1)]
-    pub ht1_weight: f64,
-    /// FH's penalty α per horizontal expansion.
-    #[arg(long, value_name = "F", default_value_t = 0.1)]
-    pub fh_alpha: f64,
-    /// FH's bonus β when F1 ≥ 0.8.
-    #[arg(long, value_name = "F", default_value_t = 0.1)]
-    pub fh_beta: f64,
-    /// FH's penalty γ when F1 ≤ 0.3.
-    #[arg(long, value_name = "F", default_value_t = 0.1)]
-    pub fh_gamma: f64,
-}
-
-#[derive(Debug, Clone, Copy, ValueEnum, Default, PartialEq, Eq)]
-pub enum ForestHeuristicArg {
-    /// CELOE's score (DL-Learner's OEHeuristicRuntime).
-    #[default]
-    Celoe,
-    /// The paper's HT1.
-    Ht1,
-    /// The paper's FH.
-    Fh,
 }
 
 /// The refinement operator's language (reference defaults).
@@ -550,14 +296,6 @@ pub struct RhoArgs {
     /// Use ∃r.Self.
     #[arg(long = "self")]
     pub has_self: bool,
-    /// Use ∃r.{a} (hasValue) for the individuals that at least --frequency-threshold
-    /// examples reach through r (DL-Learner's op.useHasValue).
-    #[arg(long)]
-    pub has_value: bool,
-    /// Fewest examples that must share a successor for it to be a hasValue candidate
-    /// (DL-Learner's op.frequencyThreshold).
-    #[arg(long, value_name = "N", default_value_t = 3)]
-    pub frequency_threshold: usize,
 }
 
 #[derive(Debug, Args, Clone)]
@@ -589,8 +327,14 @@ pub struct LearnArgs {
     pub search: SearchArgs,
     #[command(flatten)]
     pub rho: RhoArgs,
+    // Each learner's own options, declared in its CLI file (`cli/learners/*.rs`); the
+    // registry reads their names from clap.
     #[command(flatten)]
     pub celoe: CeloeArgs,
+    #[command(flatten)]
+    pub solutions: SolutionArgs,
+    #[command(flatten)]
+    pub start: StartArgs,
     #[command(flatten)]
     pub tbc: TbcArgs,
     /// Boxed: the bench command enum holds these arguments and must stay small.
@@ -598,6 +342,8 @@ pub struct LearnArgs {
     pub forest: Box<ForestArgs>,
     #[command(flatten)]
     pub boost: BoostArgs,
+    #[command(flatten)]
+    pub weak: WeakArgs,
     #[command(flatten)]
     pub multiclass: MulticlassArgs,
     /// Long names of the flags given on the command line (filled after parsing, so shared
@@ -982,65 +728,6 @@ pub struct BenchTbcArgs {
     /// Print the JSON document instead of the table.
     #[arg(long)]
     pub json: bool,
-}
-
-/// `--structure` of the terminological Bayesian classifiers.
-#[derive(Debug, Clone, Copy, ValueEnum, Default)]
-pub enum StructureArg {
-    #[default]
-    Naive,
-    Tan,
-}
-
-/// `--missing`: how unknown memberships are treated.
-#[derive(Debug, Clone, Copy, ValueEnum, Default)]
-pub enum MissingArg {
-    #[default]
-    Aca,
-    Em,
-    Sem,
-    Im2,
-    Im3,
-    Robust,
-}
-
-/// `--selection`: FS (forward selection) or FFSBE (forward selection, backward elimination).
-#[derive(Debug, Clone, Copy, ValueEnum, Default, PartialEq, Eq)]
-pub enum SelectionArg {
-    #[default]
-    Fs,
-    Ffsbe,
-}
-
-impl From<StructureArg> for crate::learn::tbc::Structure {
-    fn from(s: StructureArg) -> Self {
-        match s {
-            StructureArg::Naive => Self::Naive,
-            StructureArg::Tan => Self::Tan,
-        }
-    }
-}
-
-impl From<MissingArg> for crate::learn::tbc::Missing {
-    fn from(m: MissingArg) -> Self {
-        match m {
-            MissingArg::Aca => Self::Aca,
-            MissingArg::Em => Self::Em,
-            MissingArg::Sem => Self::Sem,
-            MissingArg::Im2 => Self::Im2,
-            MissingArg::Im3 => Self::Im3,
-            MissingArg::Robust => Self::Robust,
-        }
-    }
-}
-
-impl From<SelectionArg> for crate::learn::tbc::Selection {
-    fn from(s: SelectionArg) -> Self {
-        match s {
-            SelectionArg::Fs => Self::Fs,
-            SelectionArg::Ffsbe => Self::Ffsbe,
-        }
-    }
 }
 
 /// `serve`: the KB, the models, the address and the limits.

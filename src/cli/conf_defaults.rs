@@ -4,7 +4,7 @@
 //! the file and line.
 
 use super::args::LearnArgs;
-use super::registry::{REGISTRY, SHARED};
+use super::registry::REGISTRY;
 use crate::problem::{LearnerSettings, LearningProblem, Setting};
 
 /// The flag a setting stands for.
@@ -40,15 +40,15 @@ fn set(args: &mut LearnArgs, s: &Setting) {
         Setting::Algorithm(a) => args.algorithm = a.clone(),
         Setting::MaxRuntime(secs) => args.search.max_runtime = *secs,
         Setting::Noise(n) => args.celoe.noise = Some(*n),
-        Setting::MaxResults(n) => args.celoe.max_results = *n,
-        Setting::MaxDepth(n) => args.celoe.max_depth = *n,
+        Setting::MaxResults(n) => args.solutions.max_results = *n,
+        Setting::MaxDepth(n) => args.celoe.max_depth = Some(*n),
         Setting::MaxTests(n) => args.search.max_tests = Some(*n),
-        Setting::StartClass(iri) => args.celoe.start_class = Some(format!("<{iri}>")),
+        Setting::StartClass(iri) => args.start.start_class = Some(format!("<{iri}>")),
         Setting::ExpansionPenalty(f) => args.celoe.expansion_penalty = *f,
         Setting::StartBonus(f) => args.celoe.start_bonus = *f,
         Setting::GainBonus(f) => args.celoe.gain_bonus = *f,
         Setting::RefinementPenalty(f) => args.celoe.refinement_penalty = *f,
-        Setting::UseHasValue(b) => args.rho.has_value = *b,
+        Setting::UseHasValue(b) => args.start.has_value = *b,
         Setting::UseNegation(b) => args.rho.no_negation = !b,
         Setting::UseAll(b) => args.rho.no_all = !b,
         Setting::UseExists(b) => args.rho.no_exists = !b,
@@ -57,7 +57,7 @@ fn set(args: &mut LearnArgs, s: &Setting) {
         Setting::UseNumbers(b) => args.rho.no_numbers = !b,
         Setting::UseInverse(b) => args.rho.inverse = *b,
         Setting::CardinalityLimit(n) => args.rho.cardinality_limit = *n,
-        Setting::FrequencyThreshold(n) => args.rho.frequency_threshold = *n,
+        Setting::FrequencyThreshold(n) => args.start.frequency_threshold = *n,
     }
 }
 
@@ -66,9 +66,7 @@ fn uses(algorithm: &str, flag: &str) -> bool {
     REGISTRY
         .iter()
         .find(|e| e.name == algorithm)
-        .is_some_and(|e| {
-            e.own.contains(&flag) || (SHARED.contains(&flag) && e.shared.contains(&flag))
-        })
+        .is_some_and(|e| e.uses(flag))
 }
 
 /// `args` with the settings of the first problem that has any applied; the messages it

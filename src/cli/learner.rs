@@ -117,7 +117,7 @@ fn prepare_on(
             crate::learn::has_value::has_value_candidates(
                 kb.oracle(),
                 &seeds,
-                args.rho.frequency_threshold,
+                args.start.frequency_threshold,
             )
             .context("listing the examples' successors for --has-value")?,
         );

@@ -5,7 +5,7 @@
 use anyhow::bail;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 
-use super::args::LearnArgs;
+use super::args::{LearnArgs, RhoArgs, SearchArgs};
 use super::learners;
 use crate::KnowledgeBase;
 use crate::learn::{Examples, FitResult, Learner};
@@ -29,14 +29,72 @@ pub struct LearnerEntry {
     /// `--algorithm` value, also the model files' `algorithm`.
     pub name: &'static str,
     pub about: &'static str,
-    /// The shared flags (long names) it uses; the others are refused when given.
-    pub shared: &'static [&'static str],
-    /// Its own flags (long names): refused for every other learner.
-    pub own: &'static [&'static str],
+    /// The shared flags (budgets, operator language) it uses; the others are refused.
+    pub shared: SharedFlags,
+    /// Its own option groups (clap `Args` declared in its CLI file): their flags are
+    /// refused for learners that do not list the group.
+    pub own: &'static [FlagGroup],
     /// The operator's language for this learner.
     pub operator: fn(&LearnArgs) -> RhoOptions,
     pub build: BuildFn,
     pub extras: ExtrasFn,
+}
+
+/// The long names of one option group, read from clap.
+pub type FlagGroup = fn() -> Vec<String>;
+
+/// The long flag names of the clap `Args` `T`.
+pub fn group<T: clap::Args>() -> Vec<String> {
+    T::augment_args(clap::Command::new("group"))
+        .get_arguments()
+        .filter_map(|a| a.get_long().map(str::to_owned))
+        .collect()
+}
+
+/// Which of the shared flags ([`shared_flags`]) a learner uses.
+pub enum SharedFlags {
+    All,
+    /// Only these.
+    Only(&'static [&'static str]),
+    /// All but these.
+    AllBut(&'static [&'static str]),
+}
+
+impl LearnerEntry {
+    /// Its own flags: those of its groups.
+    pub fn own_flags(&self) -> Vec<String> {
+        self.own.iter().flat_map(|g| g()).collect()
+    }
+
+    /// Whether it takes `flag` (a learner flag; other flags are every command's).
+    pub fn uses(&self, flag: &str) -> bool {
+        let shared = match self.shared {
+            SharedFlags::All => true,
+            SharedFlags::Only(these) => these.contains(&flag),
+            SharedFlags::AllBut(these) => !these.contains(&flag),
+        };
+        (shared && is_shared(flag)) || self.own_flags().iter().any(|f| f == flag)
+    }
+}
+
+/// Flags every learner command shares, whether or not the learner uses them: budgets and
+/// limits, and the operator's language.
+pub fn shared_flags() -> Vec<String> {
+    let mut flags = group::<SearchArgs>();
+    flags.extend(group::<RhoArgs>());
+    flags
+}
+
+fn is_shared(flag: &str) -> bool {
+    shared_flags().iter().any(|f| f == flag)
+}
+
+/// Whether `flag` belongs to some learner (shared or own), as opposed to the command's.
+pub fn is_learner_flag(flag: &str) -> bool {
+    is_shared(flag)
+        || REGISTRY
+            .iter()
+            .any(|e| e.own_flags().iter().any(|f| f == flag))
 }
 
 /// Every learner.
@@ -47,27 +105,6 @@ pub const REGISTRY: &[&LearnerEntry] = &[
     &learners::boost::OWL_BOOST,
     &learners::boost::WFOIL_DL,
     &learners::multiclass::ENTRY,
-];
-
-/// Flags every learner command shares, whether or not the learner uses them.
-pub const SHARED: &[&str] = &[
-    "max-runtime",
-    "max-tests",
-    "quality",
-    "max-length",
-    "no-negation",
-    "no-all",
-    "no-exists",
-    "no-cardinality",
-    "cardinality-limit",
-    "no-booleans",
-    "no-numbers",
-    "numeric-splits",
-    "no-example-splits",
-    "widest-bounds-only",
-    "no-disjunction",
-    "inverse",
-    "self",
 ];
 
 /// `--algorithm`'s parser: a registry name (each listed with its description in `--help`),
@@ -135,13 +172,10 @@ pub fn per_algorithm(args: &LearnArgs) -> anyhow::Result<Vec<LearnArgs>> {
                 .ok_or_else(|| anyhow::anyhow!("unknown --algorithm {n}"))
         })
         .collect::<anyhow::Result<Vec<_>>>()?;
-    let uses = |e: &LearnerEntry, flag: &str| e.shared.contains(&flag) || e.own.contains(&flag);
-    let learner_flag =
-        |flag: &str| SHARED.contains(&flag) || REGISTRY.iter().any(|e| e.own.contains(&flag));
     let unused: Vec<String> = args
         .explicit
         .iter()
-        .filter(|f| learner_flag(f) && !entries.iter().any(|e| uses(e, f)))
+        .filter(|f| is_learner_flag(f) && !entries.iter().any(|e| e.uses(f)))
         .map(|f| format!("--{f}"))
         .collect();
     if !unused.is_empty() {
@@ -156,7 +190,7 @@ pub fn per_algorithm(args: &LearnArgs) -> anyhow::Result<Vec<LearnArgs>> {
         .map(|e| {
             let mut one = args.clone();
             one.algorithm = e.name.to_owned();
-            one.explicit.retain(|f| !learner_flag(f) || uses(e, f));
+            one.explicit.retain(|f| !is_learner_flag(f) || e.uses(f));
             one
         })
         .collect())
@@ -185,16 +219,15 @@ pub fn entry_for(args: &LearnArgs) -> anyhow::Result<&'static LearnerEntry> {
     let mut refused = Vec::new();
     for flag in &args.explicit {
         let flag = flag.as_str();
-        if SHARED.contains(&flag) && !entry.shared.contains(&flag) {
-            refused.push(format!("--{flag} (not used by {})", entry.name));
-        } else if let Some(owner) = REGISTRY
-            .iter()
-            .find(|e| e.name != entry.name && e.own.contains(&flag) && !entry.own.contains(&flag))
-        {
-            refused.push(format!(
+        if !is_learner_flag(flag) || entry.uses(flag) {
+            continue;
+        }
+        match REGISTRY.iter().find(|e| e.uses(flag) && !is_shared(flag)) {
+            Some(owner) => refused.push(format!(
                 "--{flag} (an option of --algorithm {})",
                 owner.name
-            ));
+            )),
+            None => refused.push(format!("--{flag} (not used by {})", entry.name)),
         }
     }
     if !refused.is_empty() {

@@ -5,10 +5,11 @@
 //! per example.
 
 use anyhow::Context;
+use clap::{Args, ValueEnum};
 use serde::Serialize;
 
-use super::super::args::{AlphaFormArg, LearnArgs, PartitionArg, TNormArg};
-use super::super::registry::LearnerEntry;
+use super::super::args::LearnArgs;
+use super::super::registry::{LearnerEntry, SharedFlags, group};
 use crate::KnowledgeBase;
 use crate::eval::{auc_pr, auc_roc};
 use crate::learn::boost::{AlphaForm, BoostModel, BoostParams, OwlBoost, Partition, TNorm};
@@ -16,43 +17,15 @@ use crate::learn::{Examples, FitResult, Learner};
 use crate::oracle::Semantics;
 use crate::refine::rho::{Rho, RhoOptions};
 
-const SHARED: &[&str] = &["max-runtime", "max-tests"];
-
-const WEAK_FLAGS: &[&str] = &[
-    "tnorm",
-    "fuzzy-sets",
-    "fuzzy-partition",
-    "theta",
-    "max-negative-share",
-    "max-axioms",
-    "max-conjuncts",
-    "role-depth",
-    "max-values",
-    "cover-degree",
-    "no-threshold-sets",
-];
+/// Budgets only: the weak learner has no ρ operator and no quality measure of its own.
+const SHARED: SharedFlags = SharedFlags::Only(&["max-runtime", "max-tests"]);
 
 pub const OWL_BOOST: LearnerEntry = LearnerEntry {
     name: "owl-boost",
     about: "Fuzzy OWL-Boost: Real AdaBoost over wFoil-DL's fuzzy EL(D) concept inclusions; \
             predicts a score and a degree",
     shared: SHARED,
-    own: &[
-        "rounds",
-        "alpha-form",
-        "tnorm",
-        "fuzzy-sets",
-        "fuzzy-partition",
-        "theta",
-        "max-negative-share",
-        "max-axioms",
-        "max-conjuncts",
-        "role-depth",
-        "max-values",
-        "cover-degree",
-        "validation-folds",
-        "no-threshold-sets",
-    ],
+    own: &[group::<BoostArgs>, group::<WeakArgs>],
     operator,
     build: build_boost,
     extras,
@@ -63,7 +36,7 @@ pub const WFOIL_DL: LearnerEntry = LearnerEntry {
     about: "wFoil-DL: one sequential-covering run of Fuzzy OWL-Boost's weak learner \
             (fuzzy EL(D) concept inclusions)",
     shared: SHARED,
-    own: WEAK_FLAGS,
+    own: &[group::<WeakArgs>],
     operator,
     build: build_wfoil,
     extras,
@@ -91,10 +64,10 @@ pub fn params(args: &LearnArgs) -> anyhow::Result<BoostParams> {
             args.algorithm
         );
     }
-    let b = &args.boost;
+    let (b, w) = (&args.boost, &args.weak);
     let p = BoostParams {
         rounds: b.rounds,
-        tnorm: match b.tnorm {
+        tnorm: match w.tnorm {
             TNormArg::Goedel => TNorm::Goedel,
             TNormArg::Lukasiewicz => TNorm::Lukasiewicz,
         },
@@ -103,24 +76,24 @@ pub fn params(args: &LearnArgs) -> anyhow::Result<BoostParams> {
             AlphaFormArg::Correlation => AlphaForm::Correlation,
             AlphaFormArg::Confidence => AlphaForm::Confidence,
         },
-        fuzzy_sets: b.fuzzy_sets,
-        partition: match b.fuzzy_partition {
+        fuzzy_sets: w.fuzzy_sets,
+        partition: match w.fuzzy_partition {
             PartitionArg::EqualWidth => Partition::EqualWidth,
             PartitionArg::CMeans => Partition::CMeans,
         },
-        theta: b.theta,
-        max_negative_share: b.max_negative_share,
-        max_axioms: b.max_axioms.unwrap_or(if args.algorithm == WFOIL_DL.name {
+        theta: w.theta,
+        max_negative_share: w.max_negative_share,
+        max_axioms: w.max_axioms.unwrap_or(if args.algorithm == WFOIL_DL.name {
             BoostParams::WEAK_LEARNER_ALONE_AXIOMS
         } else {
             BoostParams::default().max_axioms
         }),
-        max_conjuncts: b.max_conjuncts,
-        role_depth: b.role_depth,
-        max_values: b.max_values,
-        cover_degree: b.cover_degree,
+        max_conjuncts: w.max_conjuncts,
+        role_depth: w.role_depth,
+        max_values: w.max_values,
+        cover_degree: w.cover_degree,
         validation_folds: b.validation_folds,
-        threshold_sets: !b.no_threshold_sets,
+        threshold_sets: !w.no_threshold_sets,
     };
     p.validate()
         .context("invalid learner parameters (see --help)")?;
@@ -275,4 +248,90 @@ pub fn graded_training(
         crate::learn::TrainingSet::weighted(degrees.into_iter().collect())?
             .with_context(examples.all().clone()),
     )
+}
+
+/// Options of `--algorithm owl-boost`: the boosting around the weak learner.
+#[derive(Debug, Args, Clone)]
+#[command(next_help_heading = "Fuzzy OWL-Boost options (--algorithm owl-boost)")]
+pub struct BoostArgs {
+    /// Boosting rounds at most (early stop when a round is no better than chance).
+    #[arg(long, value_name = "N", default_value_t = 30)]
+    pub rounds: usize,
+    /// Real AdaBoost's vote: confidence = each round's covered and uncovered blocks vote
+    /// ½ ln(W₊/W₋) of their weights; error = α·t(WL) with α = ½ ln((1−ε)/ε) (the paper's),
+    /// correlation = the same with α = ½ ln((1+r)/(1−r)).
+    #[arg(long, value_enum, default_value_t)]
+    pub alpha_form: AlphaFormArg,
+    /// owl-boost: inner stratified folds of the training examples that choose how many
+    /// rounds to keep (0 = keep them all).
+    #[arg(long, value_name = "K", default_value_t = 5)]
+    pub validation_folds: usize,
+}
+
+/// Options of the weak learner, wFoil-DL: `--algorithm wfoil-dl` alone, or inside
+/// `--algorithm owl-boost`.
+#[derive(Debug, Args, Clone)]
+#[command(next_help_heading = "wFoil-DL options (--algorithm owl-boost, wfoil-dl)")]
+pub struct WeakArgs {
+    /// The t-norm of fuzzy conjunction.
+    #[arg(long, value_enum, default_value_t)]
+    pub tnorm: TNormArg,
+    /// Fuzzy sets per numeric data property: 3, 5 or 7 (0: chosen among them by
+    /// --validation-folds; 3 when that is 0).
+    #[arg(long, value_name = "K", default_value_t = 0)]
+    pub fuzzy_sets: usize,
+    /// How numeric values are partitioned into fuzzy sets.
+    #[arg(long, value_enum, default_value_t)]
+    pub fuzzy_partition: PartitionArg,
+    /// θ: an axiom stops growing once its confidence reaches this.
+    #[arg(long, value_name = "F", default_value_t = 0.7)]
+    pub theta: f64,
+    /// An axiom also stops growing once it covers at most this weighted share of the negatives.
+    #[arg(long, value_name = "F", default_value_t = 0.0)]
+    pub max_negative_share: f64,
+    /// Axioms per weak hypothesis at most [default: 1 for owl-boost (boosting combines
+    /// single rules), 5 for wfoil-dl alone].
+    #[arg(long, value_name = "N")]
+    pub max_axioms: Option<usize>,
+    /// Conjuncts per axiom at most.
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    pub max_conjuncts: usize,
+    /// Nesting of ∃ in the operator's atoms.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub role_depth: usize,
+    /// ∃r.{a} atoms for roles with at most this many distinct successors (0 = none).
+    #[arg(long, value_name = "N", default_value_t = 12)]
+    pub max_values: usize,
+    /// τ: an axiom covers an individual above this degree (0 = the paper's reading).
+    #[arg(long, value_name = "F", default_value_t = 0.0)]
+    pub cover_degree: f64,
+    /// Leave out the "F or lower" / "F or higher" threshold sets of each fuzzy partition.
+    #[arg(long)]
+    pub no_threshold_sets: bool,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum, Default)]
+pub enum TNormArg {
+    /// min(a, b)
+    #[default]
+    Goedel,
+    /// max(0, a + b − 1)
+    Lukasiewicz,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum, Default)]
+pub enum AlphaFormArg {
+    Error,
+    Correlation,
+    #[default]
+    Confidence,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum, Default)]
+pub enum PartitionArg {
+    /// Equal-width triangles with shoulders.
+    #[default]
+    EqualWidth,
+    /// Triangles around fuzzy C-means centroids.
+    CMeans,
 }

@@ -4,9 +4,11 @@
 //! CELOE's.
 
 use anyhow::Context;
+use clap::{Args, ValueEnum};
 
-use super::super::args::{ForestHeuristicArg, LearnArgs};
-use super::super::registry::{LearnerEntry, SHARED};
+use super::super::args::LearnArgs;
+use super::super::registry::{LearnerEntry, SharedFlags, group};
+use super::celoe::{CeloeArgs, SolutionArgs};
 use super::celoe::{quality_of, rho_options};
 use crate::KnowledgeBase;
 use crate::learn::Learner;
@@ -18,40 +20,23 @@ pub const ENTRY: LearnerEntry = LearnerEntry {
     name: ALGORITHM,
     about: "CELOE's search as several trees from classes covering all positives, sharing one \
             pool of refinements and mixing the trees' best expressions",
-    shared: SHARED,
+    shared: SharedFlags::All,
     own: &[
-        "noise",
-        "max-depth",
-        "max-results",
-        "keep-searching",
-        "no-minimize",
-        "expansion-penalty",
-        "gain-bonus",
-        "start-bonus",
-        "refinement-penalty",
-        "trees",
-        "start-classes",
-        "max-nodes-per-tree",
-        "max-mix-length",
-        "forest-heuristic",
-        "ht1-weight",
-        "fh-alpha",
-        "fh-beta",
-        "fh-gamma",
-        "start-coverage",
-        "no-validation",
-        "validation-rounds",
-        "mix-pool",
+        group::<CeloeArgs>,
+        group::<SolutionArgs>,
+        group::<ForestArgs>,
     ],
     operator: |args| rho_options(&args.rho),
     build,
     extras: |_, _, _, _| Ok(serde_json::Map::new()),
 };
 
+/// Forest Mixing's default `--trees`.
+pub const TREES: usize = 2;
+
 /// Forest Mixing's parameters from the command line.
 pub fn params(args: &LearnArgs, kb: &KnowledgeBase) -> anyhow::Result<ForestParams> {
-    let c = &args.celoe;
-    let f = &args.forest;
+    let (c, s, f) = (&args.celoe, &args.solutions, &args.forest);
     let start_classes = f
         .start_classes
         .iter()
@@ -83,22 +68,22 @@ pub fn params(args: &LearnArgs, kb: &KnowledgeBase) -> anyhow::Result<ForestPara
         // As CELOE: no noise constraint unless given, the optimistic bound prunes.
         noise_percentage: c.noise.unwrap_or(100.0),
         start_coverage: f.start_coverage,
-        max_depth: c.max_depth,
+        max_depth: c.max_depth.unwrap_or(super::celoe::MAX_DEPTH),
         max_length: args.search.max_length,
-        max_results: c.max_results,
-        trees: f.trees,
+        max_results: s.max_results,
+        trees: f.trees.unwrap_or(TREES),
         start_classes,
         max_nodes_added_per_tree: f.max_nodes_per_tree,
         max_mix_length: f.max_mix_length,
         heuristic,
-        stop_on_perfect: !c.keep_searching,
+        stop_on_perfect: !s.keep_searching,
         minimize: !c.no_minimize,
         semantics: args.semantics.into(),
-        validation: (!c.no_validation).then(|| ValidationSplit {
-            rounds: usize::from(c.validation_rounds),
+        validation: (!s.no_validation).then(|| ValidationSplit {
+            rounds: usize::from(s.validation_rounds),
             ..ValidationSplit::default()
         }),
-        mix_pool: c.mix_pool,
+        mix_pool: s.mix_pool,
         mix_disjunctions: !args.rho.no_disjunction,
         ..ForestParams::default()
     };
@@ -114,4 +99,56 @@ fn build<'a>(
     rho: &'a Rho,
 ) -> anyhow::Result<Box<dyn Learner + 'a>> {
     Ok(Box::new(ForestMixing::new(params(args, kb)?, rho)?))
+}
+
+/// Forest Mixing's own options (it also takes CELOE's search options: --noise,
+/// --max-depth, --max-results, --keep-searching, --no-minimize and the heuristic weights).
+#[derive(Debug, Args, Clone)]
+#[command(next_help_heading = "Forest Mixing options (--algorithm forest-mixing)")]
+pub struct ForestArgs {
+    /// Most trees grown from computed start classes (the most specific classes covering
+    /// all positives; ⊤ when none does) [default: 2].
+    #[arg(long, value_name = "N")]
+    pub trees: Option<usize>,
+    /// The share of the positives a computed start class must cover (the paper's PosCov
+    /// = 1.0; lower tolerates noisy positives).
+    #[arg(long, value_name = "F", default_value_t = 1.0)]
+    pub start_coverage: f64,
+    /// A tree's start class (repeatable: one tree each; replaces the computed ones).
+    #[arg(long = "start-classes", value_name = "EXPR")]
+    pub start_classes: Vec<String>,
+    /// The paper's maxNodesAddedPerTree: expressions a tree takes from the shared pool per
+    /// turn.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub max_nodes_per_tree: usize,
+    /// Longest conjunction the mixing step adds to the pool.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub max_mix_length: usize,
+    /// Node score: celoe (CELOE's), ht1 (+ weight / parent's refinements), fh (F1 with
+    /// depth penalty and high/low-F1 bonus/penalty).
+    #[arg(long, value_enum, default_value_t)]
+    pub forest_heuristic: ForestHeuristicArg,
+    /// HT1's weight of 1 / (parent's refinement count).
+    #[arg(long, value_name = "F", default_value_t = 0.1)]
+    pub ht1_weight: f64,
+    /// FH's penalty α per horizontal expansion.
+    #[arg(long, value_name = "F", default_value_t = 0.1)]
+    pub fh_alpha: f64,
+    /// FH's bonus β when F1 ≥ 0.8.
+    #[arg(long, value_name = "F", default_value_t = 0.1)]
+    pub fh_beta: f64,
+    /// FH's penalty γ when F1 ≤ 0.3.
+    #[arg(long, value_name = "F", default_value_t = 0.1)]
+    pub fh_gamma: f64,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum, Default, PartialEq, Eq)]
+pub enum ForestHeuristicArg {
+    /// CELOE's score (DL-Learner's OEHeuristicRuntime).
+    #[default]
+    Celoe,
+    /// The paper's HT1.
+    Ht1,
+    /// The paper's FH.
+    Fh,
 }

@@ -3,12 +3,14 @@
 //! [`crate::cli::multiclass`], since a multi-class problem is not a positive/negative one.
 
 use std::collections::BTreeSet;
+use std::path::PathBuf;
 
 use anyhow::{Context, bail};
+use clap::{Args, ValueEnum};
 
-use super::super::args::{CombineArg, LearnArgs};
-use super::super::registry::LearnerEntry;
-use super::celoe;
+use super::super::args::LearnArgs;
+use super::super::registry::{LearnerEntry, SharedFlags, group};
+use super::celoe::{self, CeloeArgs};
 use crate::KnowledgeBase;
 use crate::concept::Iri;
 use crate::learn::Learner;
@@ -20,41 +22,8 @@ pub const ENTRY: LearnerEntry = LearnerEntry {
     name: crate::learn::multiclass::ALGORITHM,
     about: "multi-class rule theories: one-vs-rest covering with CELOE, combined by MRL, MRSI, MRSU or CN2",
     // Not --max-tests: each rule search has its own test budget (--rule-tests).
-    shared: &[
-        "max-runtime",
-        "quality",
-        "max-length",
-        "no-negation",
-        "no-all",
-        "no-exists",
-        "no-cardinality",
-        "cardinality-limit",
-        "no-booleans",
-        "no-numbers",
-        "numeric-splits",
-        "no-example-splits",
-        "widest-bounds-only",
-        "no-disjunction",
-        "inverse",
-        "self",
-    ],
-    own: &[
-        "combine",
-        "label-column",
-        "test",
-        "rule-tests",
-        "max-rules",
-        "min-chi2",
-        "combine-seed",
-        "ignore-class",
-        "noise",
-        "max-depth",
-        "no-minimize",
-        "expansion-penalty",
-        "gain-bonus",
-        "start-bonus",
-        "refinement-penalty",
-    ],
+    shared: SharedFlags::AllBut(&["max-tests"]),
+    own: &[group::<CeloeArgs>, group::<MulticlassArgs>],
     operator: |args| celoe::rho_options(&args.rho),
     build,
     extras: |_, _, _, _| Ok(serde_json::Map::new()),
@@ -115,4 +84,46 @@ fn build<'a>(
     rho: &'a Rho,
 ) -> anyhow::Result<Box<dyn Learner + 'a>> {
     Ok(Box::new(MultiClass::new(params(args, kb, None)?, rho)?))
+}
+
+/// Options of `--algorithm multiclass` (multi-class rule theories, issue 15).
+#[derive(Debug, Args, Clone)]
+#[command(next_help_heading = "Multi-class options (--algorithm multiclass)")]
+pub struct MulticlassArgs {
+    /// How the one-vs-rest rules become one model: mrl (χ²-ordered rule list), mrsi / mrsu
+    /// (rule set, intersection / union of the firing rules' training coverage), cn2 (summed
+    /// class coverages).
+    #[arg(long, value_enum, default_value_t)]
+    pub combine: CombineArg,
+    /// The class column of a TSV file of labelled examples (first column: the individual).
+    #[arg(long, value_name = "NAME")]
+    pub label_column: Option<String>,
+    /// `learn`: held-out labelled examples (same formats as --problems) to evaluate on.
+    #[arg(long = "test", value_name = "FILE")]
+    pub test_file: Option<PathBuf>,
+    /// Candidate concepts CELOE tests per rule of the covering learner.
+    #[arg(long, value_name = "N", default_value_t = 2000)]
+    pub rule_tests: u64,
+    /// Most rules per class (default: until the class is covered or no rule is good enough).
+    #[arg(long, value_name = "N")]
+    pub max_rules: Option<usize>,
+    /// χ² a rule must reach on the examples it was learned from to be kept (default 3.84:
+    /// significance 0.05).
+    #[arg(long, value_name = "X", default_value_t = crate::learn::multiclass::chi2::CHI2_CRITICAL_05)]
+    pub min_chi2: f64,
+    /// Seed of the random choices among ties (MRL's order, tied classes).
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub combine_seed: u64,
+    /// A class rules must not use (repeatable; adds to a `.conf` file's ignoredConcepts).
+    #[arg(long = "ignore-class", value_name = "IRI")]
+    pub ignore_class: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum, Default, PartialEq, Eq)]
+pub enum CombineArg {
+    Mrl,
+    #[default]
+    Mrsi,
+    Mrsu,
+    Cn2,
 }

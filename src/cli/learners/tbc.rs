@@ -4,13 +4,15 @@
 //! AUC-ROC on the training examples and (in `learn`) a probability per example.
 
 use anyhow::Context;
+use clap::{Args, ValueEnum};
 use serde::Serialize;
 
 use super::super::args::LearnArgs;
-use super::super::registry::LearnerEntry;
+use super::super::registry::{LearnerEntry, SharedFlags, group};
 use super::celoe::rho_options;
 use crate::KnowledgeBase;
 use crate::eval::{auc_pr, auc_roc};
+
 use crate::learn::tbc::{FeatureSemantics, Tbc, TbcParams};
 use crate::learn::{Examples, FitResult, Learner};
 use crate::oracle::Semantics;
@@ -20,7 +22,7 @@ pub const ENTRY: LearnerEntry = LearnerEntry {
     name: "tbc",
     about: "terminological Bayesian classifier: naive or TAN Bayes over learned feature concepts; \
             predicts probabilities",
-    shared: &[
+    shared: SharedFlags::Only(&[
         "max-runtime",
         "max-tests",
         "max-length",
@@ -29,18 +31,8 @@ pub const ENTRY: LearnerEntry = LearnerEntry {
         "no-disjunction",
         "inverse",
         "self",
-    ],
-    own: &[
-        "structure",
-        "missing",
-        "selection",
-        "beam-width",
-        "beam-depth",
-        "max-features",
-        "widen-to",
-        "proposals",
-        "proposal-tests",
-    ],
+    ]),
+    own: &[group::<TbcArgs>],
     operator,
     build,
     extras,
@@ -165,4 +157,98 @@ fn extras(
         .collect::<anyhow::Result<Vec<_>>>()?;
     out.insert("predictions".into(), serde_json::to_value(predictions)?);
     Ok(out)
+}
+
+/// Options of `--algorithm tbc`.
+#[derive(Debug, Args, Clone)]
+#[command(next_help_heading = "TBC options (--algorithm tbc)")]
+pub struct TbcArgs {
+    /// Network shape.
+    #[arg(long, value_enum, default_value_t)]
+    pub structure: StructureArg,
+    /// Treatment of unknown memberships (sem needs tan; robust needs naive).
+    #[arg(long, value_enum, default_value_t)]
+    pub missing: MissingArg,
+    /// Feature selection: fs (forward) or ffsbe (forward selection, backward elimination).
+    #[arg(long, value_enum, default_value_t)]
+    pub selection: SelectionArg,
+    /// Candidates kept per level of the feature search.
+    #[arg(long, value_name = "N", default_value_t = 5)]
+    pub beam_width: usize,
+    /// Refinement steps from ⊤ in the feature search.
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    pub beam_depth: usize,
+    /// Most feature concepts in the network.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub max_features: usize,
+    /// Longest feature the search widens to when nothing within the current length helps
+    /// (default 8; with --max-length, that length: no widening). Not in the paper.
+    #[arg(long, value_name = "N")]
+    pub widen_to: Option<usize>,
+    /// Candidate features proposed by a short CELOE run on the training examples, offered
+    /// to the beam at every step (BIC decides); 0: the paper's search. Not in the paper.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub proposals: usize,
+    /// Most concepts the proposal run tests (and at most half of --max-tests/--max-runtime).
+    #[arg(long, value_name = "N", default_value_t = 50_000)]
+    pub proposal_tests: u64,
+}
+
+/// `--structure` of the terminological Bayesian classifiers.
+#[derive(Debug, Clone, Copy, ValueEnum, Default)]
+pub enum StructureArg {
+    #[default]
+    Naive,
+    Tan,
+}
+
+/// `--missing`: how unknown memberships are treated.
+#[derive(Debug, Clone, Copy, ValueEnum, Default)]
+pub enum MissingArg {
+    #[default]
+    Aca,
+    Em,
+    Sem,
+    Im2,
+    Im3,
+    Robust,
+}
+
+/// `--selection`: FS (forward selection) or FFSBE (forward selection, backward elimination).
+#[derive(Debug, Clone, Copy, ValueEnum, Default, PartialEq, Eq)]
+pub enum SelectionArg {
+    #[default]
+    Fs,
+    Ffsbe,
+}
+
+impl From<StructureArg> for crate::learn::tbc::Structure {
+    fn from(s: StructureArg) -> Self {
+        match s {
+            StructureArg::Naive => Self::Naive,
+            StructureArg::Tan => Self::Tan,
+        }
+    }
+}
+
+impl From<MissingArg> for crate::learn::tbc::Missing {
+    fn from(m: MissingArg) -> Self {
+        match m {
+            MissingArg::Aca => Self::Aca,
+            MissingArg::Em => Self::Em,
+            MissingArg::Sem => Self::Sem,
+            MissingArg::Im2 => Self::Im2,
+            MissingArg::Im3 => Self::Im3,
+            MissingArg::Robust => Self::Robust,
+        }
+    }
+}
+
+impl From<SelectionArg> for crate::learn::tbc::Selection {
+    fn from(s: SelectionArg) -> Self {
+        match s {
+            SelectionArg::Fs => Self::Fs,
+            SelectionArg::Ffsbe => Self::Ffsbe,
+        }
+    }
 }
