@@ -4,7 +4,7 @@
 //! sets of fuzzy GCIs `C ⊑ T` by sequential covering over an EL(D) operator ([`operator`])
 //! whose numeric atoms are fuzzy datatypes ([`fuzzy_set`]) built from the values reachable
 //! from the examples. Degrees of membership ([`degrees`]) go through the oracle and its
-//! cache under a Gödel or Łukasiewicz t-norm ([`tnorm`]); [`reference`] recomputes them
+//! cache under a Gödel or Łukasiewicz t-norm ([`tnorm`]); [`mod@reference`] recomputes them
 //! from first principles for tests. The fitted [`BoostModel`] predicts a score (Real
 //! AdaBoost's sum of the rounds' votes; by default each round's covered and uncovered
 //! blocks vote for themselves, see [`adaboost`]) and a degree (the Fuzzy OWL 2
