@@ -4,7 +4,7 @@
 //! Every term is a plain IRI under [`NS`] (or PROV-O), with no RDF 1.2 triple terms, so
 //! any SPARQL 1.1 store keeps it (Virtuoso 7 included). A graph `G` that oxilearn wrote
 //! holds the marker triple `G rdf:type oxl:PredictionGraph`; the rest is documented on
-//! each constant and in the README ("Writing predictions back").
+//! each constant and in `docs/enrich.md` ("Writing predictions back").
 
 /// The namespace of the vocabulary (`oxl:`).
 pub const NS: &str = "https://w3id.org/oxilearn/ns#";

@@ -1,5 +1,13 @@
 //! Numeric values of the data properties over the examples, which refinement operators
 //! turn into split points (they read the signature only; the learner asks the oracle).
+//!
+//! Besides the evenly spaced split values per property, [`example_boundary_splits`] gives the
+//! thresholds where the examples' coverage changes (at most [`MAX_EXAMPLE_SPLITS`] per
+//! property, evenly thinned beyond): suramin's lie in gaps 0.001 wide between compounds'
+//! charges that evenly spaced values miss. They are read from the examples' successor lists
+//! (a query per object property and per numeric property, no labels, so one operator still
+//! serves every fold of a cross-validation); [`rho_over_examples`] and
+//! `KnowledgeBase::rho_for` build the operator with them.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;

@@ -4,10 +4,27 @@
 //! sets of fuzzy GCIs `C ⊑ T` by sequential covering over an EL(D) operator ([`operator`])
 //! whose numeric atoms are fuzzy datatypes ([`fuzzy_set`]) built from the values reachable
 //! from the examples. Degrees of membership ([`degrees`]) go through the oracle and its
-//! cache under a Gödel or Łukasiewicz t-norm ([`tnorm`]); [`reference`] recomputes them
+//! cache under a Gödel or Łukasiewicz t-norm ([`tnorm`]); [`mod@reference`] recomputes them
 //! from first principles for tests. The fitted [`BoostModel`] predicts a score (Real
-//! AdaBoost's Σ α·t(WL)) and a degree (the Fuzzy OWL 2 weighted-sum concept's value),
-//! prints as text and as Fuzzy OWL 2, and saves like every model.
+//! AdaBoost's sum of the rounds' votes; by default each round's covered and uncovered
+//! blocks vote for themselves, see [`adaboost`]) and a degree (the Fuzzy OWL 2
+//! weighted-sum concept's value), prints as text and as Fuzzy OWL 2, and saves like every
+//! model.
+//!
+//! Choices the defaults make, each switchable:
+//!
+//! - **One axiom a round** (`max_axioms` 1 for OWL-Boost; wFoil-DL alone keeps 5): as in
+//!   rule-boosting (SLIPPER), the weak learner learns one rule and boosting combines them.
+//! - **An axiom must lower Z.** With the confidence-rated vote, sequential covering keeps an
+//!   axiom (the first one too) only if it lowers Schapire–Singer's Z, the factor the round
+//!   multiplies the training-error bound by.
+//! - **Threshold sets.** Each numeric property also gets, for every inner fuzzy set F,
+//!   `F or lower` and `F or higher`: the shoulders that are the bounded-sum unions of
+//!   neighbouring sets, the "at least"/"at most" tests propositional learners split on,
+//!   which a triangle cannot say.
+//! - **Closed world only.** Under open-world semantics a missing value is unknown rather
+//!   than degree 0, so degrees and the vote of an uncovered individual would not be sound:
+//!   both learners refuse to run.
 //!
 //! ```no_run
 //! # use oxilearn::learn::{Learner, Model, RunControl, TrainingSet};

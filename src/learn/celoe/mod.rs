@@ -21,6 +21,22 @@
 //! Budgets come from the [`RunControl`]: the clock is checked between candidates of a
 //! batch, and an oracle that reports [`BudgetExhausted`](crate::oracle::BudgetExhausted)
 //! (query budget, deadline) ends the run cleanly with the solutions found so far.
+//!
+//! The node score is DL-Learner's `OEHeuristicRuntime` (start bonus 0.1, gain bonus 0.3,
+//! expansion penalty 0.1, refinement penalty 0.0001), with DL-Learner's reference defaults
+//! (depth 7, 10 best solutions, 10 s) except where the parts below change them. Two choices
+//! differ from DL-Learner and are switchable (`CeloeParams`): the search stops at the first
+//! perfect solution, and `C ⊓ D` covering exactly the examples `C` covers is tested but not
+//! added to the tree (`learn::search::idle`).
+//!
+//! Where each part of the search is explained (issue 12: defaults that need no tuning): the
+//! optimistic bound (`learn::search::bound`), the expansion penalty relaxed on stalls
+//! (`learn::celoe::stall`), `∃r.{a}` candidates (`learn::has_value`), the validation split
+//! and the supported length (`learn::search::validation`,
+//! `learn::search::supported_length`), split values at the examples' boundaries
+//! (`learn::splits`), every split value in ρ(⊤) (`refine::rho::options`), and mixing
+//! partial solutions (`learn::search::mix_pool`). The CLI flags for each are in
+//! `docs/learners.md`.
 
 mod params;
 mod stall;

@@ -17,6 +17,10 @@
 //!    nearer medoid (left on a tie), left's concept is `E`, right's `C ⊓ ¬E`, and both
 //!    sides grow in turn. A split leaving a side below `min_cluster_size` is passed over for
 //!    the next best.
+//!
+//! Trees grow until the clusters are homogeneous because each leaf is a claim that its members
+//! differ from every other leaf's: a shallow tree lumps classes together and proposes few of
+//! the disjointness axioms a KB asserts (`docs/experiments/2026-12-03-cluster-disjointness.md`).
 
 use rayon::prelude::*;
 

@@ -11,7 +11,7 @@
 //! - **Mixing** ([`mixing`]): the node a tree expands is also conjoined with the best
 //!   expression of each earlier tree, under the paper's conditions; the conjunction is
 //!   scored and pooled like a refinement.
-//! - **Scores**: CELOE's heuristic (default), HT1 or FH ([`heuristic`]).
+//! - **Scores**: CELOE's heuristic (default), HT1 or FH (`heuristic.rs`).
 //! - **CELOE's defaults, not the paper's**: every concept a tree tests is offered to the
 //!   mixing pool of partial solutions ([`crate::learn::search::Mixer`]), and an imperfect
 //!   result's length is chosen by a validation split ([`crate::learn::search::run_selected`]);

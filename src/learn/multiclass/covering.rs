@@ -1,8 +1,9 @@
 //! The sequential-covering rule learner behind the one-vs-rest theories: for one class,
 //! CELOE searches (with a short test budget) for a class expression separating the class's
 //! still-uncovered examples from every other class's examples; the best expression it
-//! reports that is good enough becomes a rule, the examples it covers are removed, and
-//! the search repeats until the class is covered or no good-enough rule is left.
+//! reports that is good enough (the one with the highest χ² among them) becomes a rule, the
+//! examples it covers are removed, and the search repeats until the class is covered or no
+//! good-enough rule is left.
 //!
 //! "Good enough": on the examples the rule was learned from, it covers its class more
 //! often than chance and its χ² reaches [`MultiClassParams::min_chi2`] (a significance

@@ -3,8 +3,9 @@
 //! ρ refines downward, so a refinement covers a subset of what its node covers. F1 and
 //! accuracy both grow with true positives and shrink with false positives, so the best a
 //! subset can do keeps every covered positive and drops every covered negative: the node's
-//! counts with `fp` moved to `tn`. A node whose bound cannot beat the k-th best solution
-//! found so far leads to nothing the search would keep, and is not refined. Unlike the
+//! counts with `fp` moved to `tn`: F1 `2tp/(tp + |E+|)`, accuracy `(tp + |E−|)/|E|`. A
+//! node whose bound cannot beat the k-th best solution found so far leads to nothing the
+//! search would keep, and is not refined. Unlike the
 //! noise rule ("too weak"), this needs no guess about the data: it follows from the
 //! solutions found.
 

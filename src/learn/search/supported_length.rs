@@ -14,8 +14,9 @@
 //! bootstrap over the held-out examples): two expressions that disagree on few examples
 //! differ by little noise.
 //!
-//! Measured (10-fold CV test F1, CELOE defaults otherwise; README "Measurements (issue
-//! 12)"): against CART's one-standard-error rule, used before, the gate keeps
+//! Measured (10-fold CV test F1, CELOE defaults otherwise;
+//! `docs/experiments/2026-12-05-celoe-issue12-search.md`): against CART's
+//! one-standard-error rule, used before, the gate keeps
 //! carcinogenesis at ⊤'s 0.704 (taking the best length gives 0.687 there: its advantage on
 //! the held-out folds is chance), and gains 0.06 on a mutagenicity problem (0.594 → 0.653)
 //! and 0.013 on heart (0.749 → 0.762), where the old rule chose short expressions; it loses

@@ -1,4 +1,9 @@
 //! What ρ may construct. Defaults follow DL-Learner's `RhoDRDown` as CELOE uses it.
+//!
+//! `every_split_in_top`: DL-Learner's M holds only `∃p.[≥ lowest]` and `∃p.[≤ highest]`,
+//! refined one split value at a time. Each step is a node expansion, and the steps that
+//! change nothing on the examples keep the parent's quality, so a best-first search rarely
+//! walks a chain of twenty. With every split value in M a threshold is one refinement away.
 
 /// Switches and limits of the refinement operator. `Default` gives DL-Learner's CELOE setup:
 /// negation, ∀, ∃, cardinalities (limit 5), boolean and numeric data (12 splits) and
