@@ -83,10 +83,9 @@ fn uses(algorithm: &str, flag: &str) -> bool {
 /// would print (also returned, for tests).
 pub fn apply(args: &mut LearnArgs, problems: &[LearningProblem]) -> Vec<String> {
     let mut messages = kb_source(args, problems);
-    let Some(settings) = problems.iter().find_map(|p| p.settings.as_ref()) else {
-        return messages;
-    };
-    messages.extend(apply_settings(args, settings));
+    if let Some(settings) = problems.iter().find_map(|p| p.settings.as_ref()) {
+        messages.extend(apply_settings(args, settings));
+    }
     for m in &messages {
         eprintln!("{m}");
     }
@@ -120,9 +119,6 @@ fn kb_source(args: &mut LearnArgs, problems: &[LearningProblem]) -> Vec<String> 
         && let Some(format) = problems.iter().find_map(|p| p.kb_format)
     {
         kb.format = Some(format.name().to_owned());
-    }
-    for m in &messages {
-        eprintln!("{m}");
     }
     messages
 }

@@ -802,3 +802,75 @@ impl Parser {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    #[test]
+    fn sniffing_tells_kb_from_rdf() {
+        assert!(looks_like("// c\n/* d */ male(stefan)."));
+        assert!(looks_like("BOTTOM = (a AND b)."));
+        assert!(looks_like("Functional(r)."));
+        assert!(!looks_like("@prefix ex: <http://e/> ."));
+        assert!(!looks_like("<http://e/a> <http://e/p> <http://e/b> ."));
+        assert!(!looks_like("Prefix(:=<http://e/>)"));
+        assert!(!looks_like("prefix ex: <http://e/>"));
+    }
+
+    fn fragment() -> impl Strategy<Value = String> {
+        prop::sample::select(vec![
+            "male",
+            "(",
+            ")",
+            ".",
+            ",",
+            "=",
+            "AND",
+            "OR",
+            "NOT",
+            "EXISTS",
+            ">=",
+            "<=",
+            "3",
+            "TOP",
+            "BOTTOM",
+            "SUB",
+            "\"http://e/x\"",
+            "\"",
+            "Functional",
+            "DPRANGE",
+            "IS",
+            "TRUE",
+            "HASVALUE",
+            "STRINGVALUE",
+            "//",
+            "/*",
+            "*/",
+            "\n",
+            " ",
+            "é",
+            "$",
+        ])
+        .prop_map(str::to_owned)
+    }
+
+    proptest! {
+        /// Any text gives triples or an error with a position, never a panic.
+        #[test]
+        fn random_text_never_panics(text in ".{0,300}") {
+            let _ = to_ntriples(&text);
+            let _ = looks_like(&text);
+        }
+
+        #[test]
+        fn random_statements_never_panic(parts in prop::collection::vec(fragment(), 0..40)) {
+            let text = parts.join(" ");
+            if let Err(e) = to_ntriples(&text) {
+                prop_assert!(e.line >= 1 && e.column >= 1, "{e:?}");
+            }
+        }
+    }
+}

@@ -413,3 +413,64 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+mod never_panics {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    fn fragment() -> impl Strategy<Value = String> {
+        prop::sample::select(vec![
+            "lp.positiveExamples",
+            "=",
+            "{",
+            "}",
+            "[",
+            "]",
+            "(",
+            ")",
+            ",",
+            ";",
+            "\"kb:a\"",
+            "\"",
+            "+",
+            "-",
+            "+a",
+            "import",
+            "\"x.kb\"",
+            "\"SPARQL\"",
+            "ks.type",
+            "\"KB File\"",
+            "ks.fileName",
+            "alg.type",
+            "\"ocel\"",
+            "algorithm",
+            "gp",
+            "//",
+            "/*",
+            "*/",
+            "\n",
+            " ",
+            "é",
+            "$",
+            "prefixes",
+            "30",
+        ])
+        .prop_map(str::to_owned)
+    }
+
+    proptest! {
+        /// Whatever the text, reading a `.conf` file gives a problem or an error.
+        #[test]
+        fn random_text_never_panics(text in ".{0,300}") {
+            let _ = super::super::conf::load(Path::new("r.conf"), &text, "r");
+        }
+
+        #[test]
+        fn random_statements_never_panic(parts in prop::collection::vec(fragment(), 0..40)) {
+            let text = parts.join(" ");
+            let _ = super::super::conf::load(Path::new("r.conf"), &text, "r");
+        }
+    }
+}
