@@ -692,3 +692,61 @@ fn multiclass_tsv_split_of_lymphography_runs_end_to_end() {
         assert!(!m.contains("Target"), "an ignored class in a rule: {m}");
     }
 }
+
+/// A DL-Learner `.conf` of either dialect over its `.kb` file runs with defaults, and the
+/// learner sees exactly the individuals the conf names.
+#[test]
+fn learn_reads_dl_learner_confs_over_kb_files() {
+    for conf in [
+        "fixtures/dllearner/old_kb.conf",
+        "fixtures/dllearner/new_kb.conf",
+    ] {
+        let v = json(&["learn", "--problems", conf, "--max-runtime", "3", "--json"]);
+        let run = &v[0];
+        assert_eq!(run["positives"], 4, "{conf}");
+        assert_eq!(run["negatives"], 2, "{conf}");
+        let best = &run["solutions"][0];
+        let counted = ["tp", "fp", "tn", "fn"]
+            .iter()
+            .map(|k| best[k].as_u64().expect("count"))
+            .sum::<u64>();
+        assert_eq!(counted, 6, "{conf}: {best}");
+    }
+    let v = json(&[
+        "learn",
+        "--problems",
+        "fixtures/dllearner/old_kb.conf",
+        "--max-runtime",
+        "3",
+        "--json",
+    ]);
+    assert_eq!(v[0]["solutions"][0]["f1"], 1.0, "{v}");
+}
+
+/// A conf's SPARQL endpoint is queried directly; unreachable, it is a clear error naming
+/// it, and `--endpoint` overrides it.
+#[test]
+fn learn_queries_a_conf_endpoint_and_endpoint_flag_overrides_it() {
+    let conf = "fixtures/dllearner/endpoint.conf";
+    let err = fails_with(&["learn", "--problems", conf, "--timeout", "2"]);
+    assert!(
+        err.contains("endpoint.conf:3: querying the SPARQL endpoint"),
+        "{err}"
+    );
+    assert!(err.contains("http://127.0.0.1:9/sparql"), "{err}");
+    assert!(
+        err.contains("endpoint.conf:11: alg.type = \"qtl2dis\""),
+        "{err}"
+    );
+    let err = fails_with(&[
+        "learn",
+        "--problems",
+        conf,
+        "--endpoint",
+        "http://127.0.0.1:1/sparql",
+        "--timeout",
+        "2",
+    ]);
+    assert!(err.contains("http://127.0.0.1:1/sparql"), "{err}");
+    assert!(!err.contains("127.0.0.1:9"), "{err}");
+}

@@ -427,3 +427,188 @@ fn real_datasets_load() {
     }
     assert!(failures.is_empty(), "{failures:#?}");
 }
+
+// DL-Learner's `.kb` syntax (fixtures/dllearner, hand-written).
+
+const FOO: &str = "http://localhost/foo#";
+const OWL: &str = "http://www.w3.org/2002/07/owl#";
+
+fn dllearner(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/dllearner")
+        .join(name)
+}
+
+fn foo(local: &str) -> String {
+    format!("{FOO}{local}")
+}
+
+fn ask(store: &Store, pattern: &str) -> bool {
+    let q = format!(
+        "PREFIX : <{FOO}> PREFIX owl: <{OWL}> \
+         PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#> \
+         PREFIX xsd: <http://www.w3.org/2001/XMLSchema#> ASK {{ {pattern} }}"
+    );
+    match oxigraph::sparql::SparqlEvaluator::new()
+        .parse_query(&q)
+        .expect("test query parses")
+        .on_store(store)
+        .execute()
+        .expect("query runs")
+    {
+        oxigraph::sparql::QueryResults::Boolean(b) => b,
+        _ => panic!("ASK gives a boolean"),
+    }
+}
+
+#[test]
+fn dl_learner_kb_abox_and_rbox_become_owl() {
+    let store = Store::new().expect("store");
+    let report = load_file(&store, &dllearner("family.kb"), None).expect("family.kb loads");
+    assert_eq!(report.format, KbFormat::DlLearnerKb);
+    assert!(report.warnings.is_empty(), "{:?}", report.warnings);
+    let iri = |s: &str| NamedNode::new(foo(s)).expect("iri");
+    // C(i) and r(a,b)
+    assert!(has(
+        &store,
+        &foo("heinrich"),
+        RDF_TYPE,
+        iri("man").as_ref().into()
+    ));
+    assert!(has(
+        &store,
+        &foo("heinrich"),
+        &foo("married"),
+        iri("susi").as_ref().into()
+    ));
+    // BOTTOM = (man AND woman): disjointness
+    assert!(ask(&store, ":man owl:disjointWith :woman"));
+    // the RBox
+    assert!(ask(
+        &store,
+        ":married a owl:FunctionalProperty, owl:SymmetricProperty"
+    ));
+    assert!(ask(&store, ":hasSibling a owl:SymmetricProperty"));
+    assert!(ask(&store, ":hasDescendant a owl:TransitiveProperty"));
+    assert!(ask(&store, ":hasChild owl:inverseOf :hasParent"));
+    assert!(ask(&store, ":hasChild rdfs:subPropertyOf :hasDescendant"));
+    // declarations
+    assert!(ask(
+        &store,
+        ":man a owl:Class . :hasChild a owl:ObjectProperty . :otto a owl:NamedIndividual"
+    ));
+    // a quoted full IRI stays as it is
+    assert!(ask(
+        &store,
+        "<http://example.org/other#r2d2> a <http://example.org/other#Robot>"
+    ));
+}
+
+#[test]
+fn dl_learner_kb_concepts_and_tbox_become_owl() {
+    let store = Store::new().expect("store");
+    load_file(&store, &dllearner("concepts.kb"), None).expect("concepts.kb loads");
+    for (what, pattern) in [
+        (
+            "= AND EXISTS TOP",
+            ":parent owl:equivalentClass [ owl:intersectionOf ( :person [ owl:onProperty :hasChild ; owl:someValuesFrom owl:Thing ] ) ]",
+        ),
+        ("SUB", ":father rdfs:subClassOf :parent"),
+        (
+            "SUBCLASSOF",
+            ":mother rdfs:subClassOf [ owl:intersectionOf ( :parent :woman ) ]",
+        ),
+        (
+            "SUBCONCEPTOF NOT",
+            ":childless rdfs:subClassOf [ owl:intersectionOf ( :person [ owl:complementOf [ owl:onProperty :hasChild ; owl:someValuesFrom owl:Thing ] ] ) ]",
+        ),
+        (
+            "ALL OR FORALL",
+            ":happy owl:equivalentClass [ owl:unionOf ( [ owl:onProperty :hasChild ; owl:allValuesFrom :happy ] [ owl:onProperty :hasFriend ; owl:allValuesFrom :happy ] ) ]",
+        ),
+        (
+            ">=",
+            ":bigFamily owl:equivalentClass [ owl:onProperty :hasChild ; owl:minQualifiedCardinality 3 ; owl:onClass :person ]",
+        ),
+        (
+            "<=",
+            ":smallFamily owl:equivalentClass [ owl:onProperty :hasChild ; owl:maxQualifiedCardinality 1 ; owl:onClass owl:Thing ]",
+        ),
+        (
+            "NEG SOME BOTTOM",
+            ":nice owl:equivalentClass [ owl:intersectionOf ( [ owl:complementOf :grumpy ] [ owl:onProperty :likes ; owl:someValuesFrom [ owl:unionOf ( :cake owl:Nothing ) ] ] ) ]",
+        ),
+        (
+            "IS FALSE",
+            ":vegan owl:equivalentClass [ owl:onProperty :eatsMeat ; owl:hasValue false ]",
+        ),
+        (
+            "IS TRUE",
+            ":adult owl:equivalentClass [ owl:onProperty :isAdult ; owl:hasValue true ]",
+        ),
+        (
+            "HASVALUE",
+            ":friendOfAnna owl:equivalentClass [ owl:onProperty :hasFriend ; owl:hasValue :anna ]",
+        ),
+        (
+            "STRINGVALUE",
+            ":named owl:equivalentClass [ owl:onProperty :hasName ; owl:hasValue \"Anna\" ]",
+        ),
+        ("DOMAIN", ":hasChild rdfs:domain :person"),
+        ("RANGE", ":hasChild rdfs:range :person"),
+        ("OPDOMAIN", ":hasFriend rdfs:domain :person"),
+        ("OBJECTPROPERTYRANGE", ":likes rdfs:range owl:Thing"),
+        (
+            "DPDOMAIN",
+            ":isAdult rdfs:domain :person ; a owl:DatatypeProperty",
+        ),
+        ("DPRANGE BOOLEAN", ":isAdult rdfs:range xsd:boolean"),
+        ("DATATYPEPROPERTYRANGE INTEGER", ":age rdfs:range xsd:int"),
+        (
+            "complex assertion",
+            ":anna a [ owl:intersectionOf ( :person [ owl:complementOf :parent ] ) ]",
+        ),
+        ("atomic assertion", ":anna a :person"),
+    ] {
+        assert!(ask(&store, pattern), "{what}: {pattern}");
+    }
+}
+
+#[test]
+fn dl_learner_kb_is_recognised_without_its_extension() {
+    let dir = std::env::temp_dir().join(format!("oxilearn-kb-sniff-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("tmp dir");
+    let file = dir.join("facts.txt");
+    std::fs::copy(dllearner("family.kb"), &file).expect("copy");
+    let store = Store::new().expect("store");
+    let report = load_file(&store, &file, None).expect("sniffed");
+    assert_eq!(report.format, KbFormat::DlLearnerKb);
+    assert_eq!(
+        "dl-learner-kb".parse::<KbFormat>(),
+        Ok(KbFormat::DlLearnerKb)
+    );
+    assert_eq!("kb".parse::<KbFormat>(), Ok(KbFormat::DlLearnerKb));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn dl_learner_kb_errors_give_line_and_column() {
+    for (name, line, column, needle) in [
+        ("missing_dot.kb", 3, 1, "expected '.'"),
+        ("negated_role.kb", 2, 1, "negated role assertions"),
+        ("bad_concept.kb", 2, 14, "write parentheses"),
+    ] {
+        let store = Store::new().expect("store");
+        let e = load_file(&store, &dllearner(name), None).expect_err(name);
+        match &e {
+            LoadError::Syntax {
+                line: l, column: c, ..
+            } => assert_eq!((*l, *c), (Some(line), Some(column)), "{name}: {e}"),
+            other => panic!("{name}: expected a syntax error, got {other}"),
+        }
+        let msg = e.to_string();
+        assert!(msg.contains(name) && msg.contains(needle), "{msg}");
+        // Nothing of a broken file reaches the store.
+        assert!(store.is_empty().expect("store"), "{name}");
+    }
+}

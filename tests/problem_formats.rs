@@ -6,8 +6,9 @@ mod datasets;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
+use oxilearn::kb::KbFormat;
 use oxilearn::problem::{
-    LearningProblem, ProblemError, check_examples, load_multiclass, load_problems, select,
+    LearningProblem, ProblemError, Setting, check_examples, load_multiclass, load_problems, select,
 };
 
 const P: &str = "http://example.org/p#";
@@ -386,4 +387,204 @@ fn real_multi_class_problems() {
     let c = &load_multiclass(&dir.join("carcinogenesis/lp.json"), None).expect("carcinogenesis")[0];
     assert_eq!(c.classes, ["negative", "positive"]);
     assert_eq!((c.members(0).len(), c.members(1).len()), (136, 162));
+}
+
+// DL-Learner's two conf dialects and `.kb` files (fixtures/dllearner, hand-written).
+
+const FOO: &str = "http://localhost/foo#";
+
+fn dllearner(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/dllearner")
+        .join(name)
+}
+
+fn one(name: &str) -> LearningProblem {
+    let mut ps = load_problems(&dllearner(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+    assert_eq!(ps.len(), 1, "{name}");
+    ps.remove(0)
+}
+
+fn settings_of(p: &LearningProblem) -> Vec<(usize, Setting)> {
+    p.settings
+        .as_ref()
+        .expect("a conf has settings")
+        .settings
+        .iter()
+        .map(|s| (s.line, s.setting.clone()))
+        .collect()
+}
+
+fn notes_of(p: &LearningProblem) -> Vec<(usize, String)> {
+    p.settings
+        .as_ref()
+        .expect("settings")
+        .not_understood
+        .clone()
+}
+
+#[test]
+fn old_dialect_over_a_kb_file() {
+    let p = one("old_kb.conf");
+    // import("family.kb"): the file, read as DL-Learner KB syntax.
+    assert_eq!(p.kb_file, Some(dllearner("family.kb")));
+    assert_eq!(p.kb_format, Some(KbFormat::DlLearnerKb));
+    assert!(p.endpoint.is_none());
+    // `+heinrich`, `+ otto`: bare names in DL-Learner's namespace, file order kept.
+    assert_eq!(
+        p.positives,
+        iris(FOO, &["heinrich", "susi", "otto", "karl"])
+    );
+    assert_eq!(p.negatives, iris(FOO, &["lisa", "erna"]));
+    assert_eq!(
+        settings_of(&p),
+        vec![
+            (7, Setting::Algorithm("celoe".into())),
+            (8, Setting::Noise(10.0)),
+            (9, Setting::UseNegation(false)),
+            (10, Setting::FrequencyThreshold(2)),
+            (11, Setting::OpenWorld(false)),
+        ]
+    );
+    assert!(notes_of(&p).is_empty(), "{:?}", notes_of(&p));
+}
+
+#[test]
+fn old_dialect_with_format_argument_iris_and_unknown_parts() {
+    let p = one("old_owl.conf");
+    assert_eq!(p.kb_file, Some(dllearner("family.nt")));
+    assert_eq!(p.kb_format, Some(KbFormat::NTriples));
+    assert_eq!(p.positives, iris(FAM, &["bert", "anna"]));
+    assert_eq!(p.negatives, iris(FAM, &["carl", "dora"]));
+    // The OWL API reasoner is open-world.
+    assert_eq!(settings_of(&p), vec![(6, Setting::OpenWorld(true))]);
+    // A learner we lack: named, with its line and what runs instead; unknown options too.
+    let notes = notes_of(&p);
+    let lines: Vec<usize> = notes.iter().map(|n| n.0).collect();
+    assert_eq!(lines, vec![4, 5, 7, 8], "{notes:?}");
+    assert!(
+        notes[0].1.contains("algorithm = gp") && notes[0].1.contains("runs instead"),
+        "{notes:?}"
+    );
+    assert!(notes[1].1.contains("gp.generations"), "{notes:?}");
+    assert!(notes[2].1.contains("hidePrefix"), "{notes:?}");
+    assert!(notes[3].1.contains("refexamples.ignoredRoles"), "{notes:?}");
+}
+
+#[test]
+fn new_dialect_over_a_kb_file() {
+    let p = one("new_kb.conf");
+    assert_eq!(p.kb_file, Some(dllearner("family.kb")));
+    assert_eq!(p.kb_format, Some(KbFormat::DlLearnerKb));
+    // "otto" without a prefix is in DL-Learner's namespace, like kb:heinrich.
+    assert_eq!(
+        p.positives,
+        iris(FOO, &["heinrich", "susi", "otto", "karl"])
+    );
+    // the negatives were written as a set without '='.
+    assert_eq!(p.negatives, iris(FOO, &["lisa", "erna"]));
+    assert_eq!(
+        settings_of(&p),
+        vec![
+            (7, Setting::OpenWorld(false)),
+            (15, Setting::Algorithm("celoe".into())),
+            (16, Setting::MaxRuntime(5.0)),
+            (17, Setting::MaxResults(3)),
+            (18, Setting::StartClass(format!("{FOO}man"))),
+            (20, Setting::UseHasValue(true)),
+            (21, Setting::UseCardinality(false)),
+        ]
+    );
+    assert!(notes_of(&p).is_empty(), "{:?}", notes_of(&p));
+}
+
+#[test]
+fn endpoints_in_either_dialect() {
+    let p = one("endpoint.conf");
+    assert!(p.kb_file.is_none());
+    let e = p.endpoint.as_ref().expect("an endpoint");
+    assert_eq!(e.url, "http://127.0.0.1:9/sparql");
+    assert_eq!(
+        e.default_graphs,
+        vec!["http://example.org/graph".to_owned()]
+    );
+    assert_eq!(e.line, 3);
+    assert_eq!(p.positives, iris(FAM, &["bert", "anna"]));
+    // alg.type = "qtl2dis": named, with its line and what runs instead.
+    let notes = notes_of(&p);
+    assert!(
+        notes
+            .iter()
+            .any(|(l, m)| *l == 11 && m.contains("qtl2dis") && m.contains("runs instead")),
+        "{notes:?}"
+    );
+
+    let p = one("old_endpoint.conf");
+    let e = p.endpoint.as_ref().expect("an endpoint");
+    assert_eq!(e.url, "http://127.0.0.1:9/sparql");
+    assert_eq!(
+        e.default_graphs,
+        vec!["http://example.org/graph".to_owned()]
+    );
+    let notes = notes_of(&p);
+    assert!(
+        notes.iter().any(|(l, m)| *l == 1 && m.contains("directly")),
+        "{notes:?}"
+    );
+    assert!(
+        notes
+            .iter()
+            .any(|(l, m)| *l == 2 && m.contains("recursionDepth")),
+        "{notes:?}"
+    );
+}
+
+#[test]
+fn old_dialect_class_learning() {
+    let p = one("old_class.conf");
+    assert_eq!(p.target.as_deref(), Some(format!("{FOO}man").as_str()));
+    assert!(p.positives.is_empty() && p.negatives.is_empty());
+}
+
+#[test]
+fn dialect_errors_name_file_line_and_column() {
+    let e = load_problems(&dllearner("bad_example.conf")).expect_err("bad example line");
+    assert!(
+        matches!(
+            e,
+            ProblemError::Syntax {
+                line: Some(3),
+                column: Some(3),
+                ..
+            }
+        ),
+        "{e:?}"
+    );
+    assert!(e.to_string().contains("bad_example.conf:3:3:"), "{e}");
+
+    let e = load_problems(&dllearner("two_sources.conf")).expect_err("two sources");
+    let msg = e.to_string();
+    assert!(
+        msg.contains("line 1: import(\"family.kb\")") && msg.contains("line 2: ks.type"),
+        "{msg}"
+    );
+}
+
+/// The individuals a conf names are the ones its `.kb` file defines: both dialects, loaded
+/// through the same paths the CLI takes.
+#[test]
+fn kb_conf_examples_are_individuals_of_the_kb() {
+    for conf in ["old_kb.conf", "new_kb.conf"] {
+        let p = one(conf);
+        let store = oxigraph::store::Store::new().expect("store");
+        let file = p.kb_file.clone().expect("a KB file");
+        oxilearn::kb::load_file(&store, &file, p.kb_format).expect("the .kb loads");
+        let subjects: HashSet<String> = store
+            .iter()
+            .map(|q| q.expect("quad").subject.to_string())
+            .collect();
+        for iri in p.positives.iter().chain(&p.negatives) {
+            assert!(subjects.contains(&format!("<{iri}>")), "{conf}: {iri}");
+        }
+    }
 }

@@ -3,7 +3,7 @@
 //! settings the chosen learner does not use, are reported on stderr, one line each with
 //! the file and line.
 
-use super::args::LearnArgs;
+use super::args::{LearnArgs, SemanticsArg};
 use super::registry::REGISTRY;
 use crate::problem::{LearnerSettings, LearningProblem, Setting};
 
@@ -31,6 +31,7 @@ fn flag_of(s: &Setting) -> &'static str {
         Setting::UseInverse(_) => "inverse",
         Setting::CardinalityLimit(_) => "cardinality-limit",
         Setting::FrequencyThreshold(_) => "frequency-threshold",
+        Setting::OpenWorld(_) => "semantics",
     }
 }
 
@@ -58,6 +59,13 @@ fn set(args: &mut LearnArgs, s: &Setting) {
         Setting::UseInverse(b) => args.rho.inverse = *b,
         Setting::CardinalityLimit(n) => args.rho.cardinality_limit = *n,
         Setting::FrequencyThreshold(n) => args.start.frequency_threshold = *n,
+        Setting::OpenWorld(open) => {
+            args.semantics = if *open {
+                SemanticsArg::Open
+            } else {
+                SemanticsArg::Closed
+            };
+        }
     }
 }
 
@@ -72,12 +80,43 @@ fn uses(algorithm: &str, flag: &str) -> bool {
 /// `args` with the settings of the first problem that has any applied; the messages it
 /// would print (also returned, for tests).
 pub fn apply(args: &mut LearnArgs, problems: &[LearningProblem]) -> Vec<String> {
-    let Some(settings) = problems.iter().find_map(|p| p.settings.as_ref()) else {
-        return Vec::new();
-    };
-    let messages = apply_settings(args, settings);
+    let mut messages = kb_source(args, problems);
+    if let Some(settings) = problems.iter().find_map(|p| p.settings.as_ref()) {
+        messages.extend(apply_settings(args, settings));
+    }
     for m in &messages {
         eprintln!("{m}");
+    }
+    messages
+}
+
+/// The knowledge source a `.conf` file names, unless `--kb` or `--endpoint` is given: its
+/// SPARQL endpoint (and graphs), or the syntax of its file (`ks.type = "KB File"`).
+fn kb_source(args: &mut LearnArgs, problems: &[LearningProblem]) -> Vec<String> {
+    let kb = &mut args.kb;
+    if kb.endpoint.is_some() || !kb.kb.is_empty() {
+        return Vec::new();
+    }
+    let mut messages = Vec::new();
+    if let Some((p, e)) = problems
+        .iter()
+        .find_map(|p| p.endpoint.as_ref().map(|e| (p, e)))
+    {
+        kb.endpoint = Some(e.url.clone());
+        if kb.graph.is_empty() {
+            kb.graph = e.default_graphs.clone();
+        }
+        let file = p.settings.as_ref().map(|s| s.path.display().to_string());
+        messages.push(format!(
+            "{}:{}: querying the SPARQL endpoint {} named here (--endpoint URL overrides it)",
+            file.unwrap_or_else(|| p.name.clone()),
+            e.line,
+            e.url
+        ));
+    } else if kb.format.is_none()
+        && let Some(format) = problems.iter().find_map(|p| p.kb_format)
+    {
+        kb.format = Some(format.name().to_owned());
     }
     messages
 }
@@ -87,6 +126,11 @@ fn apply_settings(args: &mut LearnArgs, settings: &LearnerSettings) -> Vec<Strin
     let mut messages: Vec<(usize, String)> = settings.not_understood.clone();
     // The algorithm first: whether the others apply depends on it.
     for s in &settings.settings {
+        if let Setting::OpenWorld(_) = s.setting
+            && !args.explicit.iter().any(|f| f == "semantics")
+        {
+            set(args, &s.setting);
+        }
         if let Setting::Algorithm(_) = s.setting
             && !args.explicit.iter().any(|f| f == "algorithm")
         {
@@ -95,7 +139,7 @@ fn apply_settings(args: &mut LearnArgs, settings: &LearnerSettings) -> Vec<Strin
     }
     for s in &settings.settings {
         let flag = flag_of(&s.setting);
-        if flag == "algorithm" || args.explicit.iter().any(|f| f == flag) {
+        if matches!(flag, "algorithm" | "semantics") || args.explicit.iter().any(|f| f == flag) {
             continue;
         }
         if uses(&args.algorithm, flag) {

@@ -22,6 +22,9 @@ pub enum KbFormat {
     OwlFunctional,
     /// OWL 2 Manchester syntax (`.omn`), read by horned-owl.
     Manchester,
+    /// DL-Learner's own knowledge-base syntax (`.kb`): `male(stefan).`,
+    /// `hasChild(stefan,markus).`, `BOTTOM = (male AND female).` (see `kb::dl_kb`).
+    DlLearnerKb,
 }
 
 impl KbFormat {
@@ -46,6 +49,7 @@ impl KbFormat {
             "owx" => Self::OwlXml,
             "ofn" | "fss" => Self::OwlFunctional,
             "omn" => Self::Manchester,
+            "kb" => Self::DlLearnerKb,
             _ => return None,
         })
     }
@@ -76,7 +80,9 @@ impl KbFormat {
             Self::NTriples => RdfFormat::NTriples,
             Self::NQuads => RdfFormat::NQuads,
             Self::TriG => RdfFormat::TriG,
-            Self::OwlXml | Self::OwlFunctional | Self::Manchester => return None,
+            Self::OwlXml | Self::OwlFunctional | Self::Manchester | Self::DlLearnerKb => {
+                return None;
+            }
         })
     }
 
@@ -91,6 +97,7 @@ impl KbFormat {
             Self::OwlXml => "owlxml",
             Self::OwlFunctional => "ofn",
             Self::Manchester => "manchester",
+            Self::DlLearnerKb => "dl-learner-kb",
         }
     }
 }
@@ -104,7 +111,7 @@ impl fmt::Display for KbFormat {
 /// A `--format` value that names no format.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "unknown KB format {0:?} (expected one of: rdfxml, turtle, ntriples, nquads, trig, owlxml, ofn, manchester)"
+    "unknown KB format {0:?} (expected one of: rdfxml, turtle, ntriples, nquads, trig, owlxml, ofn, manchester, dl-learner-kb)"
 )]
 #[non_exhaustive]
 pub struct UnknownFormatName(pub String);
@@ -113,7 +120,7 @@ impl FromStr for KbFormat {
     type Err = UnknownFormatName;
 
     /// Accepts the names above, common aliases (`rdf/xml`, `ttl`, `nt`, `owx`,
-    /// `functional`, `omn`) and extensions, case-insensitively.
+    /// `functional`, `omn`, `kb`) and extensions, case-insensitively.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let lower = s.trim().to_ascii_lowercase();
         let lower = lower.trim_start_matches('.');
@@ -124,6 +131,9 @@ impl FromStr for KbFormat {
             "owlxml" | "owl/xml" | "owl-xml" => Some(Self::OwlXml),
             "functional" | "owlfunctional" | "ofs" => Some(Self::OwlFunctional),
             "manchester" => Some(Self::Manchester),
+            "dl-learner-kb" | "dllearner-kb" | "dllearner" | "kbfile" | "kb file" => {
+                Some(Self::DlLearnerKb)
+            }
             other => Self::from_extension(other),
         }
         .ok_or_else(|| UnknownFormatName(s.to_owned()))

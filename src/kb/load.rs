@@ -57,7 +57,22 @@ pub fn load_file_into_graph(
     let text = decoded.text;
     let format = choose_format(path, &text, format, &mut warnings)?;
 
-    let triples_loaded = if format.is_owl_syntax() {
+    let triples_loaded = if format == KbFormat::DlLearnerKb {
+        let ntriples = super::dl_kb::to_ntriples(&text).map_err(|e| LoadError::Syntax {
+            path: path.to_owned(),
+            line: Some(e.line),
+            column: Some(e.column),
+            message: e.message,
+        })?;
+        rdf::load(
+            store,
+            path,
+            &ntriples,
+            KbFormat::NTriples,
+            graph.as_ref(),
+            &mut warnings,
+        )?
+    } else if format.is_owl_syntax() {
         let ntriples = owl_to_ntriples(path, &text, format, &mut warnings)?;
         rdf::load(
             store,
@@ -115,6 +130,8 @@ fn choose_format(
     }
     let by_name = KbFormat::from_path(path);
     match (by_name, sniff(text)) {
+        // `.kb` has no other meaning worth guessing at.
+        (Some(KbFormat::DlLearnerKb), _) => Ok(KbFormat::DlLearnerKb),
         (Some(named), Some(seen)) if named.accepts(seen) => Ok(named),
         (Some(named), Some(seen)) => {
             warnings.push(format!(

@@ -6,12 +6,14 @@
 //!
 //! The OWL-only syntaxes (OWL/XML, functional, Manchester) are read by horned-owl (LGPL-3.0)
 //! and need the `owl` feature; without it such files fail with
-//! [`LoadError::FeatureDisabled`], which names the feature.
+//! [`LoadError::FeatureDisabled`], which names the feature. DL-Learner's own `.kb` syntax
+//! ([`KbFormat::DlLearnerKb`]) is read by a parser of its own into OWL triples.
 
 mod bench;
 #[cfg(feature = "owl")]
 mod census;
 mod decode;
+mod dl_kb;
 mod entities;
 mod error;
 mod format;
@@ -23,6 +25,7 @@ mod replicate;
 mod sniff;
 
 pub use bench::measure_load;
+pub use dl_kb::DL_LEARNER_NAMESPACE;
 pub use error::LoadError;
 pub use format::{KbFormat, UnknownFormatName};
 pub use load::{LoadReport, load_file, load_file_into_graph, load_files};

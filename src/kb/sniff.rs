@@ -8,6 +8,10 @@ const SAMPLE_LINES: usize = 50;
 
 /// The format the content looks like, or `None` when nothing is recognisable.
 pub(crate) fn sniff(text: &str) -> Option<KbFormat> {
+    // `//` comments and `male(stefan).` are no RDF or OWL syntax.
+    if super::dl_kb::looks_like(text) {
+        return Some(KbFormat::DlLearnerKb);
+    }
     let body = skip_hash_comments(text);
     let first = body.chars().next()?;
     if first == '<' {

@@ -1,5 +1,6 @@
-//! DL-Learner `.conf` files: the examples of the learning-problem component, prefixes to
-//! expand them, `ks.fileName` for the knowledge base, the graded `fuzzyEx` of fuzzy
+//! DL-Learner `.conf` files (both dialects, see `conf_syntax`): the examples of the
+//! learning-problem component or the old `+`/`-` example lines, prefixes to expand them,
+//! the knowledge source (`ks.fileName`, `import(…)`, an endpoint: see `source`), the graded `fuzzyEx` of fuzzy
 //! problems (read as [`LearningProblem::degrees`]) and the learner settings
 //! ([`LearningProblem::settings`], see `problem::settings`).
 
@@ -8,8 +9,9 @@ use std::path::Path;
 
 use super::conf_syntax::{ConfValue, parse};
 use super::examples::{build, check_degrees, normalize_iri};
-use super::settings;
-use super::{LearningProblem, ProblemError};
+use super::source::{self, KnowledgeSource};
+use super::{LearnerSettings, LearningProblem, ProblemError, settings};
+use crate::kb::DL_LEARNER_NAMESPACE;
 
 /// Prefixes DL-Learner knows without a `prefixes` declaration.
 const DEFAULT_PREFIXES: [(&str, &str); 4] = [
@@ -22,10 +24,11 @@ const DEFAULT_PREFIXES: [(&str, &str); 4] = [
 /// IRI schemes that must not be mistaken for prefixes.
 const SCHEMES: [&str; 7] = ["http", "https", "urn", "file", "ftp", "mailto", "tag"];
 
-fn syntax_error(path: &Path, line: usize, message: String) -> ProblemError {
+pub(crate) fn syntax_error(path: &Path, line: usize, message: String) -> ProblemError {
     ProblemError::Syntax {
         path: path.to_owned(),
         line: Some(line),
+        column: None,
         message,
     }
 }
@@ -47,20 +50,40 @@ fn declared_prefixes(
     Ok(prefixes)
 }
 
-/// The one problem of a `.conf` file, named after the file stem.
+/// The one problem of a `.conf` file (either dialect), named after the file stem.
 pub(crate) fn load(path: &Path, text: &str, name: &str) -> Result<LearningProblem, ProblemError> {
-    let statements = parse(path, text)?;
+    let file = parse(path, text)?;
+    let statements = &file.statements;
     let syntax = |line: usize, message: String| syntax_error(path, line, message);
-    let prefixes = declared_prefixes(path, &statements)?;
+    let prefixes = declared_prefixes(path, statements)?;
     // A later assignment overrides an earlier one, as in DL-Learner.
     let by_key: HashMap<&str, &ConfValue> = statements
         .iter()
         .map(|(key, value)| (key.as_str(), value))
         .collect();
 
-    let settings = settings::read(path, &statements, &|s| {
+    let mut settings = settings::read(path, statements, &|s| {
         expand(s, &prefixes).and_then(|i| normalize_iri(&i))
     })?;
+    for call in file.calls.iter().filter(|c| c.name != "import") {
+        settings.not_understood.push((
+            call.line,
+            format!("{}(…): not understood, ignored", call.name),
+        ));
+    }
+    let source = source::read(path, &file, &mut settings.not_understood)?;
+    let (kb_file, kb_format, endpoint) = match source {
+        Some(KnowledgeSource::File { path, format }) => (Some(path), format, None),
+        Some(KnowledgeSource::Endpoint(e)) => (None, None, Some(e)),
+        None => (None, None, None),
+    };
+    let finish = |mut problem: LearningProblem, settings: LearnerSettings| {
+        problem.settings = Some(settings);
+        problem.kb_format = kb_format;
+        problem.endpoint = endpoint.clone();
+        problem
+    };
+
     // The learning-problem component is usually `lp`, but any name may be used.
     let component = ["lp", "problem"]
         .into_iter()
@@ -71,18 +94,8 @@ pub(crate) fn load(path: &Path, text: &str, name: &str) -> Result<LearningProble
                 .iter()
                 .find_map(|(k, _)| k.strip_suffix(".positiveExamples").map(str::to_owned))
         });
-    let kb_file = match by_key.get("ks.fileName") {
-        Some(ConfValue::Str(f, _)) => Some(path.parent().unwrap_or(Path::new("")).join(f)),
-        Some(other) => {
-            return Err(syntax(
-                other.line(),
-                format!("ks.fileName must be a string, found {}", other.describe()),
-            ));
-        }
-        None => None,
-    };
 
-    let Some(component) = component else {
+    if component.is_none() && file.examples.is_empty() {
         if let Some((k, v)) = statements
             .iter()
             .find(|(k, _)| k.ends_with(".classToDescribe"))
@@ -90,8 +103,8 @@ pub(crate) fn load(path: &Path, text: &str, name: &str) -> Result<LearningProble
             let ConfValue::Str(class, _) = v else {
                 return Err(syntax(v.line(), format!("{k} must be a string")));
             };
-            let class = expand(class, &prefixes).map_err(|m| syntax(v.line(), m))?;
-            let mut problem = build(
+            let class = expand_name(class, &prefixes).map_err(|m| syntax(v.line(), m))?;
+            let problem = build(
                 path,
                 name.to_owned(),
                 Vec::new(),
@@ -99,19 +112,31 @@ pub(crate) fn load(path: &Path, text: &str, name: &str) -> Result<LearningProble
                 Some(class),
                 kb_file,
             )?;
-            problem.settings = Some(settings);
-            return Ok(problem);
+            return Ok(finish(problem, settings));
         }
         let reason = if statements.iter().any(|(k, _)| k.ends_with(".fuzzyEx")) {
             "fuzzy learning problems (graded examples in fuzzyEx) are not supported".to_owned()
+        } else if let Some((k, v)) = statements.iter().find(|(k, v)| {
+            k.ends_with(".type")
+                && matches!(v, ConfValue::Str(t, _) if t.contains("unife") || t.contains("probabilistic"))
+        }) {
+            format!(
+                "line {}: {k} = {} is a probabilistic (unife) component; oxilearn learns from \
+                 examples and this file gives none (no lp.positiveExamples, lp.classToDescribe \
+                 or +/- example lines)",
+                v.line(),
+                v.describe()
+            )
         } else {
-            "no lp.positiveExamples (nor lp.classToDescribe) found".to_owned()
+            "no examples found: no lp.positiveExamples, no lp.classToDescribe and no +/- \
+             example lines"
+                .to_owned()
         };
         return Err(ProblemError::Unsupported {
             path: path.to_owned(),
             reason,
         });
-    };
+    }
 
     let examples = |key: String| -> Result<Vec<String>, ProblemError> {
         let Some(value) = by_key.get(key.as_str()) else {
@@ -129,9 +154,9 @@ pub(crate) fn load(path: &Path, text: &str, name: &str) -> Result<LearningProble
         items
             .iter()
             .map(|item| match item {
-                ConfValue::Str(s, line) => expand(s, &prefixes)
-                    .and_then(|iri| normalize_iri(&iri))
-                    .map_err(|m| syntax(*line, format!("in {key}: {m}"))),
+                ConfValue::Str(s, line) | ConfValue::Word(s, line) => {
+                    expand_name(s, &prefixes).map_err(|m| syntax(*line, format!("in {key}: {m}")))
+                }
                 other => Err(syntax(
                     other.line(),
                     format!(
@@ -142,16 +167,49 @@ pub(crate) fn load(path: &Path, text: &str, name: &str) -> Result<LearningProble
             })
             .collect()
     };
-    let positives = examples(format!("{component}.positiveExamples"))?;
-    let negatives = examples(format!("{component}.negativeExamples"))?;
-    let mut problem = build(path, name.to_owned(), positives, negatives, None, kb_file)?;
-    problem.settings = Some(settings);
-    let key = format!("{component}.fuzzyEx");
+    let (mut positives, mut negatives) = match &component {
+        Some(c) => (
+            examples(format!("{c}.positiveExamples"))?,
+            examples(format!("{c}.negativeExamples"))?,
+        ),
+        None => (Vec::new(), Vec::new()),
+    };
+    // Old-dialect example lines: `+"IRI"`, `-name`.
+    for e in &file.examples {
+        let iri = expand_name(&e.name, &prefixes).map_err(|m| ProblemError::Syntax {
+            path: path.to_owned(),
+            line: Some(e.line),
+            column: Some(e.column),
+            message: format!("example {:?}: {m}", e.name),
+        })?;
+        if e.positive {
+            positives.push(iri);
+        } else {
+            negatives.push(iri);
+        }
+    }
+    let problem = build(path, name.to_owned(), positives, negatives, None, kb_file)?;
+    let mut problem = finish(problem, settings);
+    let key = format!("{}.fuzzyEx", component.as_deref().unwrap_or("lp"));
     if let Some(value) = by_key.get(key.as_str()) {
         problem.degrees = fuzzy_examples(value, &prefixes).map_err(|(l, m)| syntax(l, m))?;
         check_degrees(&problem.degrees).map_err(|m| syntax(value.line(), format!("{key}: {m}")))?;
     }
     Ok(problem)
+}
+
+/// An example or class name as a full IRI: `<…>` and full IRIs as they are, `p:local`
+/// through the prefixes, and a name without a colon (`heinrich`, as DL-Learner's `.kb`
+/// files and old example lines write them) in [`DL_LEARNER_NAMESPACE`], where the `.kb`
+/// reader puts it too.
+fn expand_name(s: &str, prefixes: &HashMap<String, String>) -> Result<String, String> {
+    let t = s.trim();
+    let iri = if !t.starts_with('<') && !t.contains(':') && !t.is_empty() {
+        format!("{DL_LEARNER_NAMESPACE}{t}")
+    } else {
+        expand(t, prefixes)?
+    };
+    normalize_iri(&iri)
 }
 
 /// `lp.fuzzyEx = [("ex:a", 1.0), ("ex:b", 0.25)]`: (IRI, degree) pairs.
@@ -257,7 +315,7 @@ fn expand(s: &str, prefixes: &HashMap<String, String>) -> Result<String, String>
 /// The classes a `.conf` file tells the learner to leave out (`alg.ignoredConcepts`, any
 /// component), as full IRIs: DL-Learner's lymphography problems hide their target classes so.
 pub(crate) fn ignored_concepts(path: &Path, text: &str) -> Result<Vec<String>, ProblemError> {
-    let statements = parse(path, text)?;
+    let statements = parse(path, text)?.statements;
     let syntax = |line: usize, message: String| syntax_error(path, line, message);
     let prefixes = declared_prefixes(path, &statements)?;
     let mut out = Vec::new();

@@ -13,11 +13,12 @@ pub enum ProblemError {
         path: PathBuf,
         cause: std::io::Error,
     },
-    /// Bad syntax or an unexpected value; `line` is 1-based.
-    #[error("{}: {message}", located(.path, *.line))]
+    /// Bad syntax or an unexpected value; `line` and `column` (in characters) are 1-based.
+    #[error("{}: {message}", located(.path, *.line, *.column))]
     Syntax {
         path: PathBuf,
         line: Option<usize>,
+        column: Option<usize>,
         message: String,
     },
     /// The file is readable but is no learning-problem format we know.
@@ -46,10 +47,11 @@ pub enum ProblemError {
     },
 }
 
-fn located(path: &std::path::Path, line: Option<usize>) -> String {
-    match line {
-        Some(l) => format!("{}:{l}", path.display()),
-        None => path.display().to_string(),
+fn located(path: &std::path::Path, line: Option<usize>, column: Option<usize>) -> String {
+    match (line, column) {
+        (Some(l), Some(c)) => format!("{}:{l}:{c}", path.display()),
+        (Some(l), None) => format!("{}:{l}", path.display()),
+        _ => path.display().to_string(),
     }
 }
 

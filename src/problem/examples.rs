@@ -50,6 +50,8 @@ pub(crate) fn build(
         negatives,
         target,
         kb_file,
+        kb_format: None,
+        endpoint: None,
         degrees: Vec::new(),
         settings: None,
     })

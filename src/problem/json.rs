@@ -78,6 +78,7 @@ fn json_error(path: &Path, e: &serde_json::Error) -> ProblemError {
     ProblemError::Syntax {
         path: path.to_owned(),
         line: Some(e.line()),
+        column: Some(e.column()),
         message: format!("invalid JSON: {e}"),
     }
 }
@@ -181,6 +182,7 @@ fn syntax(path: &Path, problem: &str, message: &str) -> ProblemError {
     ProblemError::Syntax {
         path: path.to_owned(),
         line: None,
+        column: None,
         message: format!("problem {problem:?}: {message}"),
     }
 }

@@ -13,6 +13,7 @@ mod multiclass;
 mod select;
 mod settings;
 mod sml;
+mod source;
 
 use std::path::{Path, PathBuf};
 
@@ -20,6 +21,7 @@ pub use error::ProblemError;
 pub use multiclass::{MultiClassProblem, load_multiclass};
 pub use select::{check_examples, select};
 pub use settings::{LearnerSettings, LocatedSetting, Setting};
+pub use source::ConfEndpoint;
 
 /// A set of positive and negative examples to separate, as full IRIs.
 ///
@@ -33,8 +35,15 @@ pub struct LearningProblem {
     /// The concept that generated the examples (list JSON `concept`), or the class of a
     /// DL-Learner `ClassLearningProblem` (whose example lists are then empty).
     pub target: Option<String>,
-    /// The KB named by a `.conf` file's `ks.fileName`, relative to the `.conf` file.
+    /// The KB file a `.conf` file names (`ks.fileName`, `import("…")`), relative to the
+    /// `.conf` file.
     pub kb_file: Option<PathBuf>,
+    /// The syntax of `kb_file` when the `.conf` file says it (`ks.type = "KB File"`,
+    /// `import("x", "KB")`, a `.kb` file); `None`: detected when loading.
+    pub kb_format: Option<crate::kb::KbFormat>,
+    /// The SPARQL endpoint a `.conf` file names instead of a file (`ks.type = "SPARQL
+    /// endpoint"`, `import("http://…", "SPARQL")`); the CLI's `--kb`/`--endpoint` win.
+    pub endpoint: Option<ConfEndpoint>,
     /// Graded examples (IRI, degree of membership in the target, in [0, 1]) from
     /// DL-Learner's `lp.fuzzyEx` or a JSON problem's `degrees`; empty for crisp problems.
     /// Learners that take graded examples (`owl-boost`, `wfoil-dl`) train on these with the
@@ -66,6 +75,7 @@ pub fn load_problems(path: &Path) -> Result<Vec<LearningProblem>, ProblemError> 
     let text = String::from_utf8(bytes).map_err(|e| ProblemError::Syntax {
         path: path.to_owned(),
         line: None,
+        column: None,
         message: format!(
             "not UTF-8 text (byte offset {})",
             e.utf8_error().valid_up_to()

@@ -54,6 +54,7 @@ impl MultiClassProblem {
                 return Err(ProblemError::Syntax {
                     path: path.to_owned(),
                     line: *line,
+                    column: None,
                     message: format!(
                         "problem {name:?}: {iri} is of class {first:?} and of class {label:?}"
                     ),
@@ -86,6 +87,8 @@ impl MultiClassProblem {
                     .collect(),
                 target: None,
                 kb_file: self.kb_file.clone(),
+                kb_format: None,
+                endpoint: None,
                 degrees: Vec::new(),
                 settings: None,
             })
@@ -193,6 +196,7 @@ fn json(path: &Path, text: &str) -> Result<Option<Vec<MultiClassProblem>>, Probl
         serde_json::from_str(text).map_err(|e| ProblemError::Syntax {
             path: path.to_owned(),
             line: Some(e.line()),
+            column: Some(e.column()),
             message: format!("not JSON: {e}"),
         })?;
     let stem = path.file_stem().map_or_else(
@@ -209,6 +213,7 @@ fn json(path: &Path, text: &str) -> Result<Option<Vec<MultiClassProblem>>, Probl
     let bad = |m: String| ProblemError::Syntax {
         path: path.to_owned(),
         line: None,
+        column: None,
         message: m,
     };
     let mut out = Vec::new();
@@ -349,6 +354,7 @@ fn tsv(path: &Path, column: &str) -> Result<MultiClassProblem, ProblemError> {
     let syntax = |line: usize, message: String| ProblemError::Syntax {
         path: path.to_owned(),
         line: Some(line),
+        column: None,
         message,
     };
     let mut lines = text

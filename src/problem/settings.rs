@@ -1,8 +1,11 @@
 //! A `.conf` file's learner settings: DL-Learner's learning algorithm (`alg.*`), heuristic
 //! (`h.*`) and refinement operator (`op.*`) components, read so that the CLI can take them
 //! as defaults (flags given on the command line win). Components are recognised by their
-//! `type` (`celoe`, `ocel`, `pceloe`; `celoe_heuristic`; `rho`) or, without one, by the
-//! usual names `alg`, `h`, `op`. What is not understood is kept with its line, for a
+//! `type` (`celoe`, `ocel`, `pceloe`; `celoe_heuristic`; `rho`; reasoners) or, without
+//! one, by the usual names `alg`, `h`, `op`, and the old dialect's component names
+//! (`refexamples.noisePercentage`, `algorithm = ocel`, `reasoner = fastInstanceChecker`).
+//! A learner oxilearn does not have (`gp`, `el`, `qtl2dis`, …) is reported with its line
+//! and what runs instead. What is not understood is kept with its line, for a
 //! warning; a setting that is understood but has a bad value is an error naming the line.
 
 use std::collections::HashMap;
@@ -38,6 +41,9 @@ pub enum Setting {
     UseInverse(bool),
     CardinalityLimit(u32),
     FrequencyThreshold(usize),
+    /// The reasoner's world: `true` for an open-world reasoner (`"OWL API Reasoner"`),
+    /// `false` for a closed-world one (`"closed world reasoner"`, `fastInstanceChecker`).
+    OpenWorld(bool),
 }
 
 /// A setting with where it was written.
@@ -66,38 +72,110 @@ enum Kind {
     UnsupportedLearner,
     Heuristic,
     Operator,
-    /// Knowledge source, reasoner, learning problem: read elsewhere or not needed.
+    Reasoner,
+    /// Knowledge source, learning problem, CLI: read elsewhere or not needed.
     Other,
 }
 
-const LEARNERS: [&str; 3] = ["celoe", "ocel", "pceloe"];
+/// Learner types (and old-dialect component names) that run as CELOE here.
+const LEARNERS: [&str; 4] = ["celoe", "ocel", "pceloe", "refexamples"];
+
+/// Old-dialect component names of DL-Learner learners oxilearn does not have.
+const OTHER_LEARNERS: [&str; 8] = [
+    "gp",
+    "el",
+    "disjunctiveel",
+    "refinement",
+    "bruteforce",
+    "random",
+    "eltl",
+    "parcel",
+];
+
+/// Reasoner types (spaces, case, `_` and `-` ignored) and whether they are closed-world.
+const REASONERS: [(&str, bool); 9] = [
+    ("closedworldreasoner", true),
+    ("cwr", true),
+    ("fastinstancechecker", true),
+    ("fic", true),
+    ("sparqlreasoner", true),
+    ("owlapireasoner", false),
+    ("owlapi", false),
+    ("dig", false),
+    ("pellet", false),
+];
+
+/// Learning-problem types that are positive/negative (or positive-only, or class) problems.
+const PROBLEMS: [&str; 9] = [
+    "posnegstandard",
+    "posneglpstandard",
+    "posnegdefinitionlp",
+    "posneginclusionlp",
+    "posonlylp",
+    "clp",
+    "classlearningproblem",
+    "classlearning",
+    "posonly",
+];
+
+/// Types of components read elsewhere (knowledge sources) or that change nothing here.
+const OTHER_TYPES: [&str; 6] = [
+    "kbfile",
+    "owlfile",
+    "sparqlendpoint",
+    "sparqlendpointfragment",
+    "org.dllearner.cli.cli",
+    "multiheuristic",
+];
+
+/// `"OWL API Reasoner"` → `owlapireasoner`.
+fn squash(t: &str) -> String {
+    t.chars()
+        .filter(|c| !c.is_whitespace() && *c != '_' && *c != '-')
+        .flat_map(char::to_lowercase)
+        .collect()
+}
 
 fn kind_of(component: &str, type_: Option<&str>) -> Kind {
-    match type_.map(str::to_ascii_lowercase).as_deref() {
+    match type_.map(squash).as_deref() {
         Some(t) if LEARNERS.contains(&t) => Kind::Learner,
-        Some("celoe_heuristic" | "multiheuristic") => Kind::Heuristic,
+        Some("celoeheuristic" | "multiheuristic") => Kind::Heuristic,
         Some("rho") => Kind::Operator,
+        Some(t) if REASONERS.iter().any(|(r, _)| *r == t) => Kind::Reasoner,
         Some(_) if matches!(component, "alg" | "algorithm" | "la") => Kind::UnsupportedLearner,
+        Some(t) if OTHER_LEARNERS.contains(&t) => Kind::UnsupportedLearner,
         Some(_) => Kind::Other,
-        None => match component {
-            "alg" | "algorithm" | "la" => Kind::Learner,
-            "h" => Kind::Heuristic,
-            "op" => Kind::Operator,
-            _ => Kind::Other,
-        },
+        None => {
+            let c = squash(component);
+            match c.as_str() {
+                "alg" | "algorithm" | "la" => Kind::Learner,
+                c if LEARNERS.contains(&c) => Kind::Learner,
+                c if OTHER_LEARNERS.contains(&c) => Kind::UnsupportedLearner,
+                "h" => Kind::Heuristic,
+                "op" => Kind::Operator,
+                c if REASONERS.iter().any(|(r, _)| *r == c) => Kind::Reasoner,
+                _ => Kind::Other,
+            }
+        }
     }
 }
 
 /// Keys of the other components that are read elsewhere or change nothing here.
-const QUIET_OTHER: [&str; 7] = [
+const QUIET_OTHER: [&str; 10] = [
     "type",
     "fileName",
+    "url",
+    "defaultGraphURIs",
     "sources",
     "positiveExamples",
     "negativeExamples",
     "fuzzyEx",
     "classToDescribe",
+    "predefinedEndpoint",
 ];
+
+/// What runs when a file names a learner oxilearn does not have.
+const INSTEAD: &str = "the default learner (celoe, unless --algorithm) runs instead";
 
 /// Reads the learner settings from a file's statements; `expand` turns a prefixed name
 /// into a full IRI.
@@ -119,13 +197,12 @@ pub(crate) fn read(
         path: path.to_owned(),
         ..Default::default()
     };
+    // Reasoners seen: (line, key, closed world?).
+    let mut reasoners: Vec<(usize, String, bool)> = Vec::new();
     for (key, value) in statements {
         let line = value.line();
         let Some((component, name)) = key.split_once('.') else {
-            if key != "prefixes" {
-                out.not_understood
-                    .push((line, format!("{key}: not understood, ignored")));
-            }
+            top_level(key, value, &mut out, &mut reasoners);
             continue;
         };
         // Wiring between components (`alg.operator = op`) needs nothing.
@@ -138,8 +215,11 @@ pub(crate) fn read(
         let bad = |message: String| ProblemError::Syntax {
             path: path.to_owned(),
             line: Some(line),
+            column: None,
             message: format!("{key}: {message}"),
         };
+        // Old-dialect learners carry the operator's options themselves.
+        let as_operator = matches!(kind, Kind::Operator | Kind::Learner);
         let setting = match (kind, name) {
             (Kind::Learner | Kind::Heuristic | Kind::Operator, "type") => match kind {
                 Kind::Learner => Some(Setting::Algorithm("celoe".to_owned())),
@@ -149,8 +229,25 @@ pub(crate) fn read(
                 let t = text(value).unwrap_or_default();
                 out.not_understood.push((
                     line,
-                    format!("{key} = \"{t}\": not supported (only celoe, ocel, pceloe), ignored"),
+                    format!(
+                        "{key} = \"{t}\": oxilearn has no such learner (only celoe, ocel, \
+                         pceloe); {INSTEAD}"
+                    ),
                 ));
+                None
+            }
+            (Kind::UnsupportedLearner, _) => {
+                out.not_understood.push((
+                    line,
+                    format!("{key}: an option of a learner oxilearn does not have, ignored"),
+                ));
+                None
+            }
+            (Kind::Reasoner, "type") => {
+                let t = text(value).map(|t| squash(&t)).unwrap_or_default();
+                if let Some((_, closed)) = REASONERS.iter().find(|(r, _)| *r == t) {
+                    reasoners.push((line, key.clone(), *closed));
+                }
                 None
             }
             (Kind::Learner, "maxExecutionTimeInSeconds") => Some(Setting::MaxRuntime(
@@ -172,10 +269,10 @@ pub(crate) fn read(
                 let t = text(value).ok_or_else(|| bad("expected a class IRI".to_owned()))?;
                 Some(Setting::StartClass(expand(&t).map_err(bad)?))
             }
-            (Kind::Heuristic, "expansionPenaltyFactor") => Some(Setting::ExpansionPenalty(
-                number(value, f64::MIN, f64::MAX).map_err(bad)?,
-            )),
-            (Kind::Heuristic, "startNodeBonus") => Some(Setting::StartBonus(
+            (Kind::Heuristic | Kind::Learner, "expansionPenaltyFactor") => Some(
+                Setting::ExpansionPenalty(number(value, f64::MIN, f64::MAX).map_err(bad)?),
+            ),
+            (Kind::Heuristic | Kind::Learner, "startNodeBonus") => Some(Setting::StartBonus(
                 number(value, f64::MIN, f64::MAX).map_err(bad)?,
             )),
             (Kind::Heuristic, "gainBonusFactor") => Some(Setting::GainBonus(
@@ -184,39 +281,50 @@ pub(crate) fn read(
             (Kind::Heuristic, "nodeRefinementPenalty") => Some(Setting::RefinementPenalty(
                 number(value, f64::MIN, f64::MAX).map_err(bad)?,
             )),
-            (Kind::Operator, "useHasValueConstructor" | "useHasValue") => {
+            (_, "useHasValueConstructor" | "useHasValue") if as_operator => {
                 Some(Setting::UseHasValue(boolean(value).map_err(bad)?))
             }
-            (Kind::Operator, "useNegation") => {
+            (_, "useNegation") if as_operator => {
                 Some(Setting::UseNegation(boolean(value).map_err(bad)?))
             }
-            (Kind::Operator, "useAllConstructor") => {
+            (_, "useAllConstructor") if as_operator => {
                 Some(Setting::UseAll(boolean(value).map_err(bad)?))
             }
-            (Kind::Operator, "useExistsConstructor") => {
+            (_, "useExistsConstructor") if as_operator => {
                 Some(Setting::UseExists(boolean(value).map_err(bad)?))
             }
-            (Kind::Operator, "useCardinalityRestrictions") => {
+            (_, "useCardinalityRestrictions") if as_operator => {
                 Some(Setting::UseCardinality(boolean(value).map_err(bad)?))
             }
-            (Kind::Operator, "useBooleanDatatypes") => {
+            (_, "useBooleanDatatypes") if as_operator => {
                 Some(Setting::UseBooleans(boolean(value).map_err(bad)?))
             }
-            (Kind::Operator, "useNumericDatatypes") => {
+            (_, "useNumericDatatypes" | "useDoubleDatatypes") if as_operator => {
                 Some(Setting::UseNumbers(boolean(value).map_err(bad)?))
             }
-            (Kind::Operator, "useInverse") => {
+            (_, "useInverse") if as_operator => {
                 Some(Setting::UseInverse(boolean(value).map_err(bad)?))
             }
-            (Kind::Operator, "cardinalityLimit") => {
+            (_, "cardinalityLimit") if as_operator => {
                 let n = count(value, 1).map_err(bad)?;
                 let n = u32::try_from(n).map_err(|_| bad(format!("{n} is too large")))?;
                 Some(Setting::CardinalityLimit(n))
             }
-            (Kind::Operator, "frequencyThreshold") => Some(Setting::FrequencyThreshold(
-                count(value, 1).map_err(bad)? as usize,
-            )),
-            (Kind::Other, n) if QUIET_OTHER.contains(&n) => None,
+            (_, "frequencyThreshold" | "valueFrequencyThreshold") if as_operator => Some(
+                Setting::FrequencyThreshold(count(value, 1).map_err(bad)? as usize),
+            ),
+            (Kind::Other, "type") => {
+                let t = text(value).unwrap_or_default();
+                let s = squash(&t);
+                if !(PROBLEMS.contains(&s.as_str()) || OTHER_TYPES.contains(&s.as_str())) {
+                    out.not_understood.push((
+                        line,
+                        format!("{key} = \"{t}\": a component oxilearn does not have, ignored"),
+                    ));
+                }
+                None
+            }
+            (Kind::Other | Kind::Reasoner, n) if QUIET_OTHER.contains(&n) => None,
             _ => {
                 out.not_understood
                     .push((line, format!("{key}: not understood, ignored")));
@@ -231,7 +339,57 @@ pub(crate) fn read(
             });
         }
     }
+    // The reasoners' world: closed as soon as one is (DL-Learner's closed-world reasoner
+    // wraps the OWL API one), open when only open-world reasoners are named.
+    if let Some((line, key, closed)) = reasoners.iter().find(|r| r.2).or_else(|| reasoners.first())
+    {
+        out.settings.push(LocatedSetting {
+            line: *line,
+            key: key.clone(),
+            setting: Setting::OpenWorld(!closed),
+        });
+        out.settings.sort_by_key(|s| s.line);
+    }
     Ok(out)
+}
+
+/// Old-dialect statements without a component: `algorithm = refexamples;`,
+/// `reasoner = fastInstanceChecker;`, `problem = posOnlyLP;`.
+fn top_level(
+    key: &str,
+    value: &ConfValue,
+    out: &mut LearnerSettings,
+    reasoners: &mut Vec<(usize, String, bool)>,
+) {
+    let line = value.line();
+    let t = text(value).unwrap_or_default();
+    let s = squash(&t);
+    match key {
+        "prefixes" => {}
+        "algorithm" if LEARNERS.contains(&s.as_str()) => out.settings.push(LocatedSetting {
+            line,
+            key: key.to_owned(),
+            setting: Setting::Algorithm("celoe".to_owned()),
+        }),
+        "algorithm" => out.not_understood.push((
+            line,
+            format!(
+                "algorithm = {t}: oxilearn has no such learner (only celoe, ocel, pceloe, \
+                 refexamples); {INSTEAD}"
+            ),
+        )),
+        "reasoner" => match REASONERS.iter().find(|(r, _)| *r == s) {
+            Some((_, closed)) => reasoners.push((line, key.to_owned(), *closed)),
+            None => out.not_understood.push((
+                line,
+                format!("reasoner = {t}: not understood, the closed world is used"),
+            )),
+        },
+        "problem" if PROBLEMS.contains(&s.as_str()) => {}
+        _ => out
+            .not_understood
+            .push((line, format!("{key}: not understood, ignored"))),
+    }
 }
 
 fn text(v: &ConfValue) -> Option<String> {
@@ -343,7 +501,11 @@ mod tests {
         let got: Vec<Setting> = s.settings.iter().map(|l| l.setting.clone()).collect();
         assert_eq!(
             got,
-            vec![Setting::Algorithm("celoe".into()), Setting::Noise(5.0)]
+            vec![
+                Setting::OpenWorld(false),
+                Setting::Algorithm("celoe".into()),
+                Setting::Noise(5.0)
+            ]
         );
         assert_eq!(
             s.not_understood,

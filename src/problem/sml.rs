@@ -66,6 +66,7 @@ fn read_list(path: &Path) -> Result<Vec<String>, ProblemError> {
         let iri = normalize_iri(line).map_err(|m| ProblemError::Syntax {
             path: path.to_owned(),
             line: Some(i + 1),
+            column: None,
             message: format!("expected one IRI on the line: {m}"),
         })?;
         out.push(iri);
