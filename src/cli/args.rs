@@ -11,11 +11,15 @@ pub use super::learners::multiclass::MulticlassArgs;
 pub use super::learners::tbc::{SelectionArg, TbcArgs};
 use crate::oracle::Semantics;
 
+/// The heading of the options `--help` leaves to `oxilearn help endpoint`.
+pub const ENDPOINT_HEADING: &str = "Endpoint options";
+
 #[derive(Debug, Parser)]
 #[command(
     name = "oxilearn",
     version,
-    about = "Learn OWL class expressions directly over Linked Data"
+    about = "Learn OWL class expressions directly over Linked Data",
+    disable_help_subcommand = true
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -56,6 +60,9 @@ pub enum Command {
     /// (`<urn:oxilearn:member>`, `score`, `covers`) and the loaded models; `POST /learn` and
     /// `POST /predict`. Read-only unless --allow-update.
     Serve(ServeArgs),
+    /// Help on a command (`help learn`), a learner's options (`help learner celoe`; `help
+    /// learner` lists the learners) or the endpoint options (`help endpoint`).
+    Help(super::help::HelpArgs),
 }
 
 /// Where the knowledge base comes from.
@@ -74,44 +81,44 @@ pub struct KbArgs {
     #[arg(long, value_name = "URL", conflicts_with = "kb")]
     pub endpoint: Option<String>,
     /// The graph to query at the endpoint (sent as default-graph-uri; repeatable).
-    #[arg(long = "graph", value_name = "IRI", requires = "endpoint")]
+    #[arg(long = "graph", value_name = "IRI", requires = "endpoint", help_heading = ENDPOINT_HEADING)]
     pub graph: Vec<String>,
     /// Per-request timeout in seconds (endpoints).
-    #[arg(long, value_name = "SECS", default_value_t = 60.0)]
+    #[arg(long, value_name = "SECS", default_value_t = 60.0, help_heading = ENDPOINT_HEADING)]
     pub timeout: f64,
     /// How queries are sent to the endpoint.
-    #[arg(long, value_enum, default_value_t)]
+    #[arg(long, value_enum, default_value_t, help_heading = ENDPOINT_HEADING)]
     pub method: MethodArg,
     /// Milliseconds between the starts of two requests: default 0 for loopback and
     /// private-network hosts, 50 for others; the delay adapts to 429/503/Retry-After.
-    #[arg(long, value_name = "MS")]
+    #[arg(long, value_name = "MS", help_heading = ENDPOINT_HEADING)]
     pub politeness_ms: Option<u64>,
     /// Requests in flight at once.
-    #[arg(long, value_name = "N", default_value_t = 2)]
+    #[arg(long, value_name = "N", default_value_t = 2, help_heading = ENDPOINT_HEADING)]
     pub concurrency: usize,
     /// Most requests this run may send.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", help_heading = ENDPOINT_HEADING)]
     pub query_budget: Option<u64>,
     /// The endpoint's result-row cap (answers that reach it are paged).
-    #[arg(long, value_name = "N", default_value_t = 10_000)]
+    #[arg(long, value_name = "N", default_value_t = 10_000, help_heading = ENDPOINT_HEADING)]
     pub max_rows: usize,
     /// Examples per VALUES block (Virtuoso fails beyond ~4,000 terms).
-    #[arg(long, value_name = "N", default_value_t = 1000)]
+    #[arg(long, value_name = "N", default_value_t = 1000, help_heading = ENDPOINT_HEADING)]
     pub values_chunk: usize,
     /// Concepts packed into one query when a batch is scored (1: a query per concept).
-    #[arg(long, value_name = "N", default_value_t = 1)]
+    #[arg(long, value_name = "N", default_value_t = 1, help_heading = ENDPOINT_HEADING)]
     pub pack_size: usize,
     /// Endpoint credentials from a file of `key = value` lines: `token = …` (bearer), or
     /// `user = …` and `password = …` (basic); `#` comments. Wins over the environment.
-    #[arg(long, value_name = "PATH", requires = "endpoint")]
+    #[arg(long, value_name = "PATH", requires = "endpoint", help_heading = ENDPOINT_HEADING)]
     pub auth_file: Option<PathBuf>,
     /// Learning commands: role steps from the examples whose individuals the run reads
     /// (split points, successor lists, the minimiser); deeper concepts are still answered
     /// exactly by the store.
-    #[arg(long, value_name = "N", default_value_t = 2)]
+    #[arg(long, value_name = "N", default_value_t = 2, help_heading = ENDPOINT_HEADING)]
     pub scope_depth: usize,
     /// Learning commands: most individuals the examples' neighbourhood may hold.
-    #[arg(long, value_name = "N", default_value_t = 250_000)]
+    #[arg(long, value_name = "N", default_value_t = 250_000, help_heading = ENDPOINT_HEADING)]
     pub scope_max_individuals: usize,
     /// Read every individual of the KB, by name: learning commands read it instead of the
     /// examples' neighbourhood (slow on a large KB; answers are the same); `predict` and
@@ -124,12 +131,12 @@ pub struct KbArgs {
     pub log_queries: Option<PathBuf>,
     /// Also read the graphs of predictions `enrich` wrote (left out by default, so that
     /// learning never takes its own output for facts).
-    #[arg(long)]
+    #[arg(long, help_heading = ENDPOINT_HEADING)]
     pub include_predictions: bool,
     /// Endpoints: read the schema and probe the endpoint again, ignoring and rewriting the
     /// signature cache (kept in $OXILEARN_CACHE_DIR, else $XDG_CACHE_HOME/oxilearn or
     /// ~/.cache/oxilearn; used while a fingerprint of the schema is unchanged).
-    #[arg(long)]
+    #[arg(long, help_heading = ENDPOINT_HEADING)]
     pub refresh_signature: bool,
 }
 

@@ -160,3 +160,52 @@ fn apply_settings(args: &mut LearnArgs, settings: &LearnerSettings) -> Vec<Strin
         .map(|(line, m)| format!("{file}:{line}: {m}"))
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::*;
+
+    /// The flag names typed here are those clap knows: a typo would silently stop a
+    /// setting from applying.
+    #[test]
+    fn every_setting_names_a_flag_of_learn() {
+        let learn = crate::cli::args::Cli::command()
+            .find_subcommand("learn")
+            .cloned()
+            .expect("a learn command");
+        let longs: Vec<String> = learn
+            .get_arguments()
+            .filter_map(|a| a.get_long().map(str::to_owned))
+            .collect();
+        let every = [
+            Setting::Algorithm("celoe".into()),
+            Setting::MaxRuntime(1.0),
+            Setting::Noise(1.0),
+            Setting::MaxResults(1),
+            Setting::MaxDepth(1),
+            Setting::MaxTests(1),
+            Setting::StartClass("http://e/A".into()),
+            Setting::ExpansionPenalty(0.1),
+            Setting::StartBonus(0.1),
+            Setting::GainBonus(0.1),
+            Setting::RefinementPenalty(0.1),
+            Setting::UseHasValue(true),
+            Setting::UseNegation(true),
+            Setting::UseAll(true),
+            Setting::UseExists(true),
+            Setting::UseCardinality(true),
+            Setting::UseBooleans(true),
+            Setting::UseNumbers(true),
+            Setting::UseInverse(true),
+            Setting::CardinalityLimit(1),
+            Setting::FrequencyThreshold(1),
+            Setting::OpenWorld(true),
+        ];
+        for s in &every {
+            let flag = flag_of(s);
+            assert!(longs.iter().any(|l| l == flag), "--{flag} ({s:?})");
+        }
+    }
+}

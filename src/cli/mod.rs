@@ -24,6 +24,7 @@ mod evaluate;
 mod evaluate_multiclass;
 mod export;
 mod generate;
+mod help;
 mod instances;
 mod kb_source;
 mod learn;
@@ -69,7 +70,7 @@ pub fn main() -> ExitCode {
 /// Parses the command line, recording which flags were given (not defaulted) in the
 /// learner commands' arguments, so a learner can refuse flags it cannot use.
 pub fn parse() -> Result<Cli, clap::Error> {
-    let matches = Cli::command().try_get_matches()?;
+    let matches = help::command().try_get_matches()?;
     let mut cli = Cli::from_arg_matches(&matches)?;
     let explicit = explicit_flags(&Cli::command(), &matches);
     match &mut cli.command {
@@ -120,6 +121,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::GenerateProblems(a) => generate::run(a),
         Command::Cluster(a) => cluster::run(a),
         Command::Serve(a) => serve::run(a),
+        Command::Help(a) => help::run(a),
     }
 }
 

@@ -244,8 +244,75 @@ pub fn entry_for(args: &LearnArgs) -> anyhow::Result<&'static LearnerEntry> {
 mod tests {
     use clap::CommandFactory;
 
-    use super::REGISTRY;
-    use crate::cli::args::Cli;
+    use super::{REGISTRY, SharedFlags, is_learner_flag, shared_flags};
+    use crate::cli::args::{Cli, LearnArgs};
+    use crate::cli::learners;
+
+    /// `learn` arguments as parsed from `flags` (after the KB and problems).
+    fn learn_args(flags: &[&str]) -> LearnArgs {
+        let mut line = vec![
+            "oxilearn",
+            "learn",
+            "--kb",
+            "kb.ttl",
+            "--problems",
+            "p.json",
+        ];
+        line.extend_from_slice(flags);
+        match <Cli as clap::Parser>::try_parse_from(line)
+            .expect("parses")
+            .command
+        {
+            crate::cli::args::Command::Learn(a) => a,
+            _ => unreachable!("a learn command"),
+        }
+    }
+
+    /// The names learners type for the shared flags they take (or leave) are clap's.
+    #[test]
+    fn every_typed_flag_name_is_a_flag() {
+        let shared = shared_flags();
+        for e in REGISTRY {
+            if let SharedFlags::Only(these) | SharedFlags::AllBut(these) = e.shared {
+                for f in these {
+                    assert!(shared.iter().any(|s| s == f), "{}: --{f}", e.name);
+                }
+            }
+            for f in e.own_flags() {
+                assert!(is_learner_flag(&f), "{}: --{f}", e.name);
+            }
+        }
+    }
+
+    /// One flag name, each learner's own default: `--max-axioms` (owl-boost 1, wfoil-dl 5)
+    /// and `--max-length` (tbc 3, the others unbounded).
+    #[test]
+    fn learners_share_a_flag_name_with_their_own_defaults() {
+        let boost = learners::boost::params(&learn_args(&["--algorithm", "owl-boost"])).unwrap();
+        let wfoil = learners::boost::params(&learn_args(&["--algorithm", "wfoil-dl"])).unwrap();
+        assert_eq!((boost.max_axioms, wfoil.max_axioms), (1, 5));
+        let given = learners::boost::params(&learn_args(&[
+            "--algorithm",
+            "wfoil-dl",
+            "--max-axioms",
+            "2",
+        ]))
+        .unwrap();
+        assert_eq!(given.max_axioms, 2);
+        let tbc = learners::tbc::params(&learn_args(&["--algorithm", "tbc"])).unwrap();
+        assert_eq!(tbc.max_length, 3);
+        let kb = crate::KnowledgeBase::builder()
+            .open_files(&[
+                std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/family/family.ttl")
+            ])
+            .unwrap();
+        let celoe = learners::celoe::params(&learn_args(&[]), &kb).unwrap();
+        assert_eq!(celoe.max_length, None);
+        assert_eq!(celoe.max_depth, learners::celoe::MAX_DEPTH);
+        let forest =
+            learners::forest::params(&learn_args(&["--algorithm", "forest-mixing"]), &kb).unwrap();
+        assert_eq!(forest.trees, learners::forest::TREES);
+    }
 
     #[test]
     fn the_algorithm_help_names_every_registered_learner() {

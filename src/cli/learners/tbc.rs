@@ -53,7 +53,7 @@ fn operator(args: &LearnArgs) -> RhoOptions {
     }
 }
 
-fn params(args: &LearnArgs) -> anyhow::Result<TbcParams> {
+pub fn params(args: &LearnArgs) -> anyhow::Result<TbcParams> {
     let p = TbcParams {
         structure: args.tbc.structure.into(),
         missing: args.tbc.missing.into(),
