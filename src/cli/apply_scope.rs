@@ -98,7 +98,7 @@ pub fn deadline(apply: &ApplyArgs) -> anyhow::Result<Option<Instant>> {
 /// A bar on stderr (a terminal only) counting candidates, with their rate and, when the
 /// store could count them, an ETA; `total` is an upper bound (before membership checks).
 pub fn progress_bar(total: Option<u64>, what: &str) -> ProgressBar {
-    if !std::io::stderr().is_terminal() {
+    if super::progress::is_quiet() || !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
     let (bar, template) = match total {

@@ -191,6 +191,9 @@ pub struct InstancesArgs {
     /// One JSON document on stdout.
     #[arg(long)]
     pub json: bool,
+    /// No progress bar and no notes on stderr (errors still go there).
+    #[arg(long)]
+    pub quiet: bool,
 }
 
 #[derive(Debug, Args)]
@@ -222,6 +225,9 @@ pub struct EvaluateArgs {
     pub semantics: Option<SemanticsArg>,
     #[arg(long)]
     pub json: bool,
+    /// No progress bar and no notes on stderr (errors still go there).
+    #[arg(long)]
+    pub quiet: bool,
     /// With a multi-class model: the class column of a TSV file of labelled examples.
     #[arg(long, value_name = "NAME", requires = "model")]
     pub label_column: Option<String>,
@@ -388,6 +394,9 @@ pub struct PredictArgs {
     /// One JSON document `{model, predictions}` on stdout (streamed as pages are answered).
     #[arg(long)]
     pub json: bool,
+    /// No progress bar and no notes on stderr (errors still go there).
+    #[arg(long)]
+    pub quiet: bool,
 }
 
 /// Which individuals a model is applied to (`predict`, `enrich`), and how the run is paged.
@@ -480,6 +489,9 @@ pub struct EnrichArgs {
     /// One JSON summary on stdout.
     #[arg(long)]
     pub json: bool,
+    /// No progress bar and no notes on stderr (errors still go there).
+    #[arg(long)]
+    pub quiet: bool,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum, Default, PartialEq, Eq)]
@@ -533,6 +545,9 @@ pub struct SignatureArgs {
     /// Everything as one JSON document (counts plus the lists).
     #[arg(long)]
     pub json: bool,
+    /// No progress bar and no notes on stderr (errors still go there).
+    #[arg(long)]
+    pub quiet: bool,
 }
 
 #[derive(Debug, Args)]

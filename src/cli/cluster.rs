@@ -141,6 +141,9 @@ pub struct ClusterArgs {
     /// One JSON document on stdout.
     #[arg(long)]
     pub json: bool,
+    /// No progress bar and no notes on stderr (errors still go there).
+    #[arg(long)]
+    pub quiet: bool,
 }
 
 #[derive(Serialize)]

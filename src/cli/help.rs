@@ -162,6 +162,33 @@ mod tests {
         assert!(learner("nope").unwrap_err().to_string().contains("celoe"));
     }
 
+    /// The flags every command has that prints results, or runs long.
+    #[test]
+    fn common_flags_are_the_same_on_every_command() {
+        let cli = Cli::command();
+        let has = |cmd: &str, flag: &str| {
+            cli.find_subcommand(cmd)
+                .unwrap()
+                .get_arguments()
+                .any(|a| a.get_long() == Some(flag))
+        };
+        for cmd in [
+            "learn",
+            "cv",
+            "evaluate",
+            "instances",
+            "signature",
+            "predict",
+            "enrich",
+            "cluster",
+        ] {
+            assert!(has(cmd, "json") && has(cmd, "quiet"), "{cmd}");
+        }
+        for cmd in ["learn", "cv", "predict", "enrich", "cluster"] {
+            assert!(has(cmd, "max-runtime"), "{cmd}");
+        }
+    }
+
     #[test]
     fn the_endpoint_options_have_a_page_of_their_own() {
         let text = endpoint();

@@ -177,10 +177,10 @@ fn provable_instances(
     let truncated = individuals.len() > limit;
     individuals.truncate(limit);
     report_truncation(truncated, limit);
-    eprintln!(
+    note(
         "note: on an endpoint only the provable instances are listed (from the store's \
          indexes); the provable non-instances and the unknowns range over every individual \
-         of the KB: pass --whole-kb to read them"
+         of the KB: pass --whole-kb to read them",
     );
     Ok(InstancesJson {
         concept: manchester,
@@ -223,9 +223,16 @@ fn provable_members(
     Ok(out)
 }
 
+/// A note on stderr, unless `--quiet`.
+fn note(text: &str) {
+    if !super::progress::is_quiet() {
+        eprintln!("{text}");
+    }
+}
+
 /// Says on stderr that `--limit` cut the answer.
 fn report_truncation(truncated: bool, limit: usize) {
-    if truncated {
+    if truncated && !super::progress::is_quiet() {
         eprintln!("truncated: --limit {limit} reached; more individuals are instances");
     }
 }

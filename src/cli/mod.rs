@@ -108,6 +108,17 @@ fn explicit_flags(cmd: &clap::Command, matches: &clap::ArgMatches) -> Vec<String
 }
 
 pub fn run(cli: Cli) -> anyhow::Result<()> {
+    progress::set_quiet(match &cli.command {
+        Command::Learn(a) => a.quiet,
+        Command::Cv(a) => a.learn.quiet,
+        Command::Instances(a) => a.quiet,
+        Command::Evaluate(a) => a.quiet,
+        Command::Signature(a) => a.quiet,
+        Command::Predict(a) => a.quiet,
+        Command::Enrich(a) => a.quiet,
+        Command::Cluster(a) => a.quiet,
+        _ => false,
+    });
     match cli.command {
         Command::Instances(a) => instances::run(a),
         Command::Evaluate(a) => evaluate::run(a),

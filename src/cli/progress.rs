@@ -3,11 +3,24 @@
 
 use std::io::IsTerminal;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::learn::Progress;
+
+/// `--quiet` of the running command: no progress bars, no notes.
+static QUIET: AtomicBool = AtomicBool::new(false);
+
+pub fn set_quiet(quiet: bool) {
+    QUIET.store(quiet, Ordering::Relaxed);
+}
+
+/// Whether the running command was given `--quiet`.
+pub fn is_quiet() -> bool {
+    QUIET.load(Ordering::Relaxed)
+}
 
 pub struct SearchProgress {
     label: String,
@@ -19,7 +32,7 @@ impl SearchProgress {
     pub fn new(label: impl Into<String>, quiet: bool) -> Self {
         SearchProgress {
             label: label.into(),
-            enabled: !quiet && std::io::stderr().is_terminal(),
+            enabled: !quiet && !is_quiet() && std::io::stderr().is_terminal(),
             bar: Mutex::new(None),
         }
     }

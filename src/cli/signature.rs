@@ -58,7 +58,7 @@ pub fn run(args: SignatureArgs) -> anyhow::Result<()> {
         IndividualScope::ActiveDomain
     };
     let kb = kb_source::open_kb(&args.kb, None, scope)?;
-    if schema_only {
+    if schema_only && !super::progress::is_quiet() {
         eprintln!(
             "note: on an endpoint the signature is read from the schema alone (declared \
              classes and properties, the hierarchy, their characteristics); individuals, \
