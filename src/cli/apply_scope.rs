@@ -9,8 +9,8 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::args::{ApplyArgs, KbArgs};
 use super::kb_source;
+use super::options::{ApplyArgs, KbArgs};
 use super::problems::load_selected;
 use crate::concept::Iri;
 use crate::learn::Model;

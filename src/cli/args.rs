@@ -4,15 +4,9 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-pub use super::learners::boost::{BoostArgs, WeakArgs};
-pub use super::learners::celoe::{CeloeArgs, SolutionArgs, StartArgs};
-pub use super::learners::forest::ForestArgs;
-pub use super::learners::multiclass::MulticlassArgs;
-pub use super::learners::tbc::{SelectionArg, TbcArgs};
-use crate::oracle::Semantics;
-
-/// The heading of the options `--help` leaves to `oxilearn help endpoint`.
-pub const ENDPOINT_HEADING: &str = "Endpoint options";
+use super::learners::LearnArgs;
+use super::learners::tbc::SelectionArg;
+use super::options::{ApplyArgs, KbArgs, ModeArg, SemanticsArg};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -62,111 +56,7 @@ pub enum Command {
     Serve(ServeArgs),
     /// Help on a command (`help learn`), a learner's options (`help learner celoe`; `help
     /// learner` lists the learners) or the endpoint options (`help endpoint`).
-    Help(super::help::HelpArgs),
-}
-
-/// Where the knowledge base comes from.
-#[derive(Debug, Args, Clone)]
-pub struct KbArgs {
-    /// Knowledge-base file(s): RDF/XML, Turtle, N-Triples, N-Quads, TriG, OWL/XML, OWL
-    /// functional syntax, Manchester syntax; `.gz` is decompressed.
-    #[arg(long = "kb", value_name = "FILE")]
-    pub kb: Vec<PathBuf>,
-    /// Override the format detected from the extension and content
-    /// (rdfxml, turtle, ntriples, nquads, trig, owlxml, ofn).
-    #[arg(long, value_name = "FORMAT")]
-    pub format: Option<String>,
-    /// A SPARQL 1.1 query endpoint instead of files (credentials from --auth-file, else
-    /// OXILEARN_ENDPOINT_TOKEN, or OXILEARN_ENDPOINT_USER and OXILEARN_ENDPOINT_PASSWORD).
-    #[arg(long, value_name = "URL", conflicts_with = "kb")]
-    pub endpoint: Option<String>,
-    /// The graph to query at the endpoint (sent as default-graph-uri; repeatable).
-    #[arg(long = "graph", value_name = "IRI", requires = "endpoint", help_heading = ENDPOINT_HEADING)]
-    pub graph: Vec<String>,
-    /// Per-request timeout in seconds (endpoints).
-    #[arg(long, value_name = "SECS", default_value_t = 60.0, help_heading = ENDPOINT_HEADING)]
-    pub timeout: f64,
-    /// How queries are sent to the endpoint.
-    #[arg(long, value_enum, default_value_t, help_heading = ENDPOINT_HEADING)]
-    pub method: MethodArg,
-    /// Milliseconds between the starts of two requests: default 0 for loopback and
-    /// private-network hosts, 50 for others; the delay adapts to 429/503/Retry-After.
-    #[arg(long, value_name = "MS", help_heading = ENDPOINT_HEADING)]
-    pub politeness_ms: Option<u64>,
-    /// Requests in flight at once.
-    #[arg(long, value_name = "N", default_value_t = 2, help_heading = ENDPOINT_HEADING)]
-    pub concurrency: usize,
-    /// Most requests this run may send.
-    #[arg(long, value_name = "N", help_heading = ENDPOINT_HEADING)]
-    pub query_budget: Option<u64>,
-    /// The endpoint's result-row cap (answers that reach it are paged).
-    #[arg(long, value_name = "N", default_value_t = 10_000, help_heading = ENDPOINT_HEADING)]
-    pub max_rows: usize,
-    /// Examples per VALUES block (Virtuoso fails beyond ~4,000 terms).
-    #[arg(long, value_name = "N", default_value_t = 1000, help_heading = ENDPOINT_HEADING)]
-    pub values_chunk: usize,
-    /// Concepts packed into one query when a batch is scored (1: a query per concept).
-    #[arg(long, value_name = "N", default_value_t = 1, help_heading = ENDPOINT_HEADING)]
-    pub pack_size: usize,
-    /// Endpoint credentials from a file of `key = value` lines: `token = …` (bearer), or
-    /// `user = …` and `password = …` (basic); `#` comments. Wins over the environment.
-    #[arg(long, value_name = "PATH", requires = "endpoint", help_heading = ENDPOINT_HEADING)]
-    pub auth_file: Option<PathBuf>,
-    /// Learning commands: role steps from the examples whose individuals the run reads
-    /// (split points, successor lists, the minimiser); deeper concepts are still answered
-    /// exactly by the store.
-    #[arg(long, value_name = "N", default_value_t = 2, help_heading = ENDPOINT_HEADING)]
-    pub scope_depth: usize,
-    /// Learning commands: most individuals the examples' neighbourhood may hold.
-    #[arg(long, value_name = "N", default_value_t = 250_000, help_heading = ENDPOINT_HEADING)]
-    pub scope_max_individuals: usize,
-    /// Read every individual of the KB, by name: learning commands read it instead of the
-    /// examples' neighbourhood (slow on a large KB; answers are the same); `predict` and
-    /// `enrich` apply the model to every individual; on an endpoint, `signature`,
-    /// `instances --semantics open` and `cluster` read the whole active domain.
-    #[arg(long)]
-    pub whole_kb: bool,
-    /// Append every SELECT sent to the store (time, rows, text) as a JSON line to FILE.
-    #[arg(long, value_name = "FILE")]
-    pub log_queries: Option<PathBuf>,
-    /// Also read the graphs of predictions `enrich` wrote (left out by default, so that
-    /// learning never takes its own output for facts).
-    #[arg(long, help_heading = ENDPOINT_HEADING)]
-    pub include_predictions: bool,
-    /// Endpoints: read the schema and probe the endpoint again, ignoring and rewriting the
-    /// signature cache (kept in $OXILEARN_CACHE_DIR, else $XDG_CACHE_HOME/oxilearn or
-    /// ~/.cache/oxilearn; used while a fingerprint of the schema is unchanged).
-    #[arg(long, help_heading = ENDPOINT_HEADING)]
-    pub refresh_signature: bool,
-}
-
-#[derive(Debug, Clone, Copy, ValueEnum, Default)]
-pub enum MethodArg {
-    /// Form-encoded POST (works everywhere).
-    #[default]
-    Form,
-    /// GET with the query in the URL.
-    Get,
-    /// POST with an application/sparql-query body.
-    Direct,
-}
-
-#[derive(Debug, Clone, Copy, ValueEnum, Default)]
-pub enum SemanticsArg {
-    /// Closed world over the data (default).
-    #[default]
-    Closed,
-    /// Three-valued open world: provable members only.
-    Open,
-}
-
-impl From<SemanticsArg> for Semantics {
-    fn from(s: SemanticsArg) -> Self {
-        match s {
-            SemanticsArg::Closed => Semantics::Closed,
-            SemanticsArg::Open => Semantics::Open,
-        }
-    }
+    Help(HelpArgs),
 }
 
 #[derive(Debug, Args)]
@@ -233,138 +123,6 @@ pub struct EvaluateArgs {
     pub label_column: Option<String>,
 }
 
-#[derive(Debug, Clone, Copy, ValueEnum, Default)]
-pub enum QualityArg {
-    /// F1 of the positives (Ontolearn's measure).
-    #[default]
-    F1,
-    /// Accuracy over positives and negatives (DL-Learner's default).
-    Accuracy,
-}
-
-/// Budgets and limits every learner shares (each uses those it can; others are refused).
-#[derive(Debug, Args, Clone)]
-#[command(next_help_heading = "Budgets and limits (every learner)")]
-pub struct SearchArgs {
-    /// Time budget per problem (per fold in `cv`), in seconds, counted after the KB is
-    /// loaded: the first problem's budget also pays for the signature (leaving the search at
-    /// least a quarter); 0 = no limit.
-    #[arg(long, value_name = "SECS", default_value_t = 10.0)]
-    pub max_runtime: f64,
-    /// Most candidate concepts to test per problem (deterministic runs use this).
-    #[arg(long, value_name = "N")]
-    pub max_tests: Option<u64>,
-    /// The measure solutions are ranked by.
-    #[arg(long, value_enum, default_value_t)]
-    pub quality: QualityArg,
-    /// Longest class expression considered (CELOE: unbounded by default; TBC: 3).
-    #[arg(long, value_name = "N")]
-    pub max_length: Option<usize>,
-}
-
-/// The refinement operator's language (reference defaults).
-#[derive(Debug, Args, Clone)]
-#[command(next_help_heading = "Operator language (learners that refine concepts)")]
-pub struct RhoArgs {
-    /// No ¬ (negated most specific classes).
-    #[arg(long)]
-    pub no_negation: bool,
-    /// No universal restrictions (∀ / only).
-    #[arg(long)]
-    pub no_all: bool,
-    /// No existential restrictions (∃ / some).
-    #[arg(long)]
-    pub no_exists: bool,
-    /// No cardinality restrictions (≥n, ≤n).
-    #[arg(long)]
-    pub no_cardinality: bool,
-    /// Largest cardinality bound.
-    #[arg(long, value_name = "N", default_value_t = 5)]
-    pub cardinality_limit: u32,
-    /// No boolean data restrictions.
-    #[arg(long)]
-    pub no_booleans: bool,
-    /// No numeric data restrictions.
-    #[arg(long)]
-    pub no_numbers: bool,
-    /// Split values per numeric data property, evenly spaced over its values (the examples'
-    /// boundary values come on top, see --no-example-splits).
-    #[arg(long, value_name = "N", default_value_t = 12)]
-    pub numeric_splits: usize,
-    /// No split values between the examples' least and greatest values along each role
-    /// (at most 32 per property: the thresholds that change a restriction's coverage of
-    /// the examples, however close together).
-    #[arg(long)]
-    pub no_example_splits: bool,
-    /// ρ(⊤) offers only the widest numeric bound per property, refined one split value at
-    /// a time (DL-Learner), instead of every split value.
-    #[arg(long)]
-    pub widest_bounds_only: bool,
-    /// No disjunctions (⊔ / or).
-    #[arg(long)]
-    pub no_disjunction: bool,
-    /// Use inverse roles.
-    #[arg(long)]
-    pub inverse: bool,
-    /// Use ∃r.Self.
-    #[arg(long = "self")]
-    pub has_self: bool,
-}
-
-#[derive(Debug, Args, Clone)]
-pub struct LearnArgs {
-    #[command(flatten)]
-    pub kb: KbArgs,
-    /// Learning problems: Ontolearn JSON, list JSON, DL-Learner .conf, or an SML-Bench folder.
-    #[arg(long, value_name = "LPFILE")]
-    pub problems: PathBuf,
-    /// Only these problems (repeatable; default: all).
-    #[arg(long = "problem", value_name = "NAME")]
-    pub problem: Vec<String>,
-    /// The learner: celoe, forest-mixing, tbc, owl-boost, wfoil-dl or multiclass.
-    #[arg(long, default_value = "celoe", value_parser = super::registry::algorithm_parser())]
-    pub algorithm: String,
-    #[arg(long, value_enum, default_value_t)]
-    pub semantics: SemanticsArg,
-    /// One JSON document on stdout (an array over problems).
-    #[arg(long)]
-    pub json: bool,
-    /// No progress bar.
-    #[arg(long)]
-    pub quiet: bool,
-    /// Save the fitted model as a versioned JSON document (one problem only; written
-    /// atomically). `predict --model` and `evaluate --model` read it.
-    #[arg(long, value_name = "FILE")]
-    pub save_model: Option<PathBuf>,
-    #[command(flatten)]
-    pub search: SearchArgs,
-    #[command(flatten)]
-    pub rho: RhoArgs,
-    // Each learner's own options, declared in its CLI file (`cli/learners/*.rs`); the
-    // registry reads their names from clap.
-    #[command(flatten)]
-    pub celoe: CeloeArgs,
-    #[command(flatten)]
-    pub solutions: SolutionArgs,
-    #[command(flatten)]
-    pub start: StartArgs,
-    #[command(flatten)]
-    pub tbc: TbcArgs,
-    /// Boxed: the bench command enum holds these arguments and must stay small.
-    #[command(flatten)]
-    pub forest: Box<ForestArgs>,
-    #[command(flatten)]
-    pub boost: BoostArgs,
-    #[command(flatten)]
-    pub weak: WeakArgs,
-    #[command(flatten)]
-    pub multiclass: MulticlassArgs,
-    /// Long names of the flags given on the command line (filled after parsing, so shared
-    /// flags a learner cannot use are refused and defaults are not).
-    #[arg(skip)]
-    pub explicit: Vec<String>,
-}
-
 #[derive(Debug, Args)]
 pub struct CvArgs {
     #[command(flatten)]
@@ -397,42 +155,6 @@ pub struct PredictArgs {
     /// No progress bar and no notes on stderr (errors still go there).
     #[arg(long)]
     pub quiet: bool,
-}
-
-/// Which individuals a model is applied to (`predict`, `enrich`), and how the run is paged.
-/// Without any of `--scope`, `--scope-query`, `--individuals` or `--whole-kb`: the model's
-/// own support where it has one (a class expression; a TBC model with closed-world features
-/// under which "no feature holds" means "not a member"), else the command asks for one.
-#[derive(Debug, Args, Clone)]
-pub struct ApplyArgs {
-    /// The instances of this class expression (Manchester or DL syntax), listed by the store.
-    #[arg(
-        long,
-        value_name = "EXPR",
-        alias = "class",
-        conflicts_with_all = ["scope_query", "individuals"]
-    )]
-    pub scope: Option<String>,
-    /// The IRIs a SPARQL `SELECT ?v WHERE { … }` binds to its one variable (`@FILE` reads
-    /// the query from FILE); listed page by page, keyed, so no row cap truncates it.
-    #[arg(long, value_name = "SPARQL", conflicts_with = "individuals")]
-    pub scope_query: Option<String>,
-    /// The examples (positives and negatives) of these problems.
-    #[arg(long, value_name = "LPFILE")]
-    pub individuals: Option<PathBuf>,
-    /// Individuals per page (per request where the store evaluates the model); endpoints
-    /// cap it below --max-rows.
-    #[arg(long, value_name = "N", default_value_t = crate::enrich::apply::DEFAULT_PAGE)]
-    pub page_size: usize,
-    /// `enrich` at an endpoint: candidates per `INSERT … WHERE` request where the store
-    /// evaluates a class expression itself (no rows come back, so no row cap applies; each
-    /// request costs the store a scan of all candidates).
-    #[arg(long, value_name = "N", default_value_t = crate::enrich::apply::DEFAULT_STORE_PAGE)]
-    pub store_page_size: usize,
-    /// Stop after this many seconds (0: no limit). `enrich` then writes nothing; `predict`
-    /// fails after the pages it printed.
-    #[arg(long, value_name = "SECS", default_value_t = 0.0)]
-    pub max_runtime: f64,
 }
 
 /// `enrich`: where predictions go and which.
@@ -492,15 +214,6 @@ pub struct EnrichArgs {
     /// No progress bar and no notes on stderr (errors still go there).
     #[arg(long)]
     pub quiet: bool,
-}
-
-#[derive(Debug, Clone, Copy, ValueEnum, Default, PartialEq, Eq)]
-pub enum ModeArg {
-    /// The graph ends holding exactly this run's triples.
-    #[default]
-    Replace,
-    /// Add what the graph does not hold yet.
-    Append,
 }
 
 /// `export`: a model's definition as an OWL axiom.
@@ -788,4 +501,12 @@ pub struct ServeArgs {
     /// Largest `max-runtime` a `/learn` request may ask for, in seconds (its default too).
     #[arg(long, value_name = "SECS", default_value_t = 60.0)]
     pub max_learn_runtime: f64,
+}
+
+/// `help`'s topic.
+#[derive(Debug, Args)]
+pub struct HelpArgs {
+    /// `learner [NAME]`, `endpoint`, or a command (`learn`, `bench scale`, …).
+    #[arg(value_name = "TOPIC")]
+    pub topic: Vec<String>,
 }

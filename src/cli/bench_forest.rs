@@ -13,9 +13,9 @@ use serde::Serialize;
 
 use super::args::BenchForestArgs;
 use super::learner::{cancel_flag, cancelled, checked_examples, max_runtime, prepare};
+use super::learners::REGISTRY;
 use super::print_json;
 use super::problems::load_selected;
-use super::registry::REGISTRY;
 use crate::learn::experiment::confusion;
 use crate::learn::{Examples, Progress, RunControl, TrainingSet};
 use crate::oracle::{CacheOptions, Cached};

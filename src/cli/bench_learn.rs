@@ -4,8 +4,9 @@
 
 use serde::Serialize;
 
-use super::args::{BenchLearnArgs, KbArgs};
+use super::args::BenchLearnArgs;
 use super::learner::{Prepared, cancelled, checked_examples, fit_problem, prepare};
+use super::options::KbArgs;
 use super::print_json;
 use super::problems::load_selected;
 use crate::concept::length;

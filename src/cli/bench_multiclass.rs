@@ -86,7 +86,7 @@ pub fn run(args: BenchMulticlassArgs) -> anyhow::Result<()> {
             args.learn.algorithm
         );
     }
-    super::registry::entry_for(&args.learn)?;
+    super::learners::entry_for(&args.learn)?;
     let mut sets = vec![args.learn.clone()];
     for d in &args.dataset {
         let mut a = args.learn.clone();

@@ -14,9 +14,9 @@ use anyhow::{Context, bail};
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 
-use super::args::KbArgs;
 use super::kb_source;
 use super::learner::cancel_flag;
+use super::options::KbArgs;
 use super::print_json;
 use crate::concept::{Concept, Iri, to_manchester_full};
 use crate::learn::cluster::evaluate::{self, Baseline, Basis, DisjointnessScore, Proposal};

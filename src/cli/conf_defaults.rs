@@ -3,8 +3,9 @@
 //! settings the chosen learner does not use, are reported on stderr, one line each with
 //! the file and line.
 
-use super::args::{LearnArgs, SemanticsArg};
-use super::registry::REGISTRY;
+use super::learners::LearnArgs;
+use super::learners::REGISTRY;
+use super::options::SemanticsArg;
 use crate::problem::{LearnerSettings, LearningProblem, Setting};
 
 /// The flag a setting stands for.

@@ -22,14 +22,15 @@ use std::sync::Arc;
 use anyhow::{Context, bail};
 use serde::Serialize;
 
-use super::args::{CvArgs, LearnArgs};
+use super::args::CvArgs;
 use super::learner::{
     Prepared, SolutionJson, cancelled, checked_examples, control, max_runtime, prepare,
 };
+use super::learners::LearnArgs;
+use super::learners::per_algorithm;
 use super::print_json;
 use super::problems::load_selected;
 use super::progress::SearchProgress;
-use super::registry::per_algorithm;
 use crate::eval::{Confusion, Summary};
 use crate::learn::experiment::{CvOutcome, cross_validate_with};
 use crate::learn::{Examples, RunStats};
@@ -247,7 +248,7 @@ fn cv_one(
 pub fn run(args: CvArgs) -> anyhow::Result<()> {
     // Multi-class problems: folds stratified per class, multi-class measures.
     if super::multiclass::handles(&args.learn) {
-        super::registry::entry_for(&args.learn)?;
+        super::learners::entry_for(&args.learn)?;
         return super::multiclass::cv(&args.learn, args.folds, args.seed);
     }
     let problems = load_selected(&args.learn.problems, &args.learn.problem)?;

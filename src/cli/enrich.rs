@@ -8,7 +8,8 @@ use anyhow::{Context, bail};
 use oxigraph::model::NamedNode;
 use serde::Serialize;
 
-use super::args::{EnrichArgs, ModeArg};
+use super::args::EnrichArgs;
+use super::options::ModeArg;
 use super::{apply_scope, kb_source, model_file, print_json};
 use crate::enrich::apply::{self, ApplyOptions};
 use crate::enrich::build::{member_quads, provenance_quads};

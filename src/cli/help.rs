@@ -3,17 +3,12 @@
 //! hidden from every command's `--help` and shown here instead. They still parse everywhere.
 
 use anyhow::bail;
-use clap::{Args, CommandFactory};
+use clap::CommandFactory;
 
-use super::args::{Cli, ENDPOINT_HEADING, SearchArgs};
-use super::registry::{REGISTRY, group, is_learner_flag};
-
-#[derive(Debug, Args)]
-pub struct HelpArgs {
-    /// `learner [NAME]`, `endpoint`, or a command (`learn`, `bench scale`, …).
-    #[arg(value_name = "TOPIC")]
-    pub topic: Vec<String>,
-}
+use super::args::{Cli, HelpArgs};
+use super::learners::SearchArgs;
+use super::learners::{REGISTRY, group, is_learner_flag};
+use super::options::ENDPOINT_HEADING;
 
 /// The command line's clap command: detail options hidden from `--help` (see the module
 /// docs).

@@ -10,8 +10,9 @@
 
 use serde::Serialize;
 
-use super::args::{InstancesArgs, SemanticsArg};
+use super::args::InstancesArgs;
 use super::kb_source;
+use super::options::SemanticsArg;
 use super::print_json;
 use crate::oracle::{IndividualId, IndividualScope, IndividualSet, MembershipOracle, Semantics};
 

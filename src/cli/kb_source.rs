@@ -12,7 +12,7 @@ use oxigraph::store::Store;
 
 use std::time::Duration;
 
-use super::args::{KbArgs, MethodArg};
+use super::options::{KbArgs, MethodArg};
 use crate::concept::Iri;
 use crate::kb::{self, KbFormat, LoadReport};
 use crate::knowledge_base::{KnowledgeBase, KnowledgeBaseBuilder};

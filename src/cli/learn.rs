@@ -2,15 +2,14 @@
 //! their counts and the run's statistics, as text or as one JSON document (an array over
 //! problems). `--save-model` writes the fitted model as a versioned JSON document.
 
-use std::path::Path;
 
 use anyhow::{Context, bail};
 use serde::Serialize;
 
-use super::args::LearnArgs;
 use super::learner::{
     Prepared, SolutionJson, cancelled, checked_examples, fit_problem, prepare, stats_line,
 };
+use super::learners::LearnArgs;
 use super::print_json;
 use super::problems::load_selected;
 use crate::learn::{Examples, FitResult, QualityMeasure, RunStats, document};
@@ -72,7 +71,7 @@ pub(super) fn learn_one(
 pub fn run(mut args: LearnArgs) -> anyhow::Result<()> {
     // Multi-class problems are not positive/negative ones: their own pipeline.
     if super::multiclass::handles(&args) {
-        super::registry::entry_for(&args)?;
+        super::learners::entry_for(&args)?;
         return super::multiclass::learn(args);
     }
     let problems = load_selected(&args.problems, &args.problem)?;
@@ -100,7 +99,7 @@ pub fn run(mut args: LearnArgs) -> anyhow::Result<()> {
                 prep.kb.signature(),
             )
             .with_context(|| format!("saving the model of {} to {}", p.name, path.display()))?;
-            write_atomically(path, &text)?;
+            crate::enrich::file::write_atomically(path, text.as_bytes())?;
         }
         if !args.json {
             print_text(&r)?;
@@ -114,25 +113,6 @@ pub fn run(mut args: LearnArgs) -> anyhow::Result<()> {
     // took up to 8 s after the answer (a 7.4M-triple embedded store), time a budgeted run
     // had promised not to take: the exit returns the memory instead.
     std::mem::forget(prep);
-    Ok(())
-}
-
-/// Writes `text` to a temporary file beside `path`, then renames it over `path`, so a
-/// reader never sees half a model.
-pub fn write_atomically(path: &Path, text: &str) -> anyhow::Result<()> {
-    let name = path
-        .file_name()
-        .with_context(|| format!("--save-model {}: not a file name", path.display()))?;
-    let tmp = path.with_file_name(format!(
-        ".{}.tmp-{}",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
-    std::fs::write(&tmp, text).with_context(|| format!("writing {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| {
-        let _ = std::fs::remove_file(&tmp);
-        format!("moving the model into {}", path.display())
-    })?;
     Ok(())
 }
 

@@ -12,10 +12,11 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, bail};
 use serde::Serialize;
 
-use super::args::{KbArgs, LearnArgs};
 use super::kb_source;
+use super::learners::LearnArgs;
+use super::learners::{LearnerEntry, entry_for};
+use super::options::KbArgs;
 use super::progress::SearchProgress;
-use super::registry::{LearnerEntry, entry_for};
 use crate::KnowledgeBase;
 use crate::concept::length;
 use crate::learn::{Examples, FitResult, RunControl, RunStats, Solution, TrainingSet};

@@ -11,8 +11,8 @@ use std::sync::Arc;
 use anyhow::{Context, bail};
 use serde::Serialize;
 
-use super::args::LearnArgs;
 use super::learner::{Prepared, cancelled, control, max_runtime, prepare, stats_line};
+use super::learners::LearnArgs;
 use super::learners::multiclass::{combine_of, params};
 use super::progress::SearchProgress;
 use crate::KnowledgeBase;
@@ -256,7 +256,7 @@ pub fn learn(args: LearnArgs) -> anyhow::Result<()> {
                     .with_context(|| {
                         format!("saving the model of {} to {}", problem.name, path.display())
                     })?;
-            super::learn::write_atomically(path, &text)?;
+            crate::enrich::file::write_atomically(path, text.as_bytes())?;
         }
         results.push(learn_json(
             &prep.kb, problem, &model, run.stats, train, test,

@@ -3,8 +3,9 @@
 use anyhow::Context;
 use clap::Args;
 
-use super::super::args::{LearnArgs, QualityArg, RhoArgs};
-use super::super::registry::{LearnerEntry, SharedFlags, group};
+use super::super::options::QualityArg;
+use super::{LearnArgs, RhoArgs};
+use super::{LearnerEntry, SharedFlags, group};
 use crate::KnowledgeBase;
 use crate::concept::Concept;
 use crate::learn::celoe::{Celoe, CeloeParams, ValidationSplit};

@@ -6,10 +6,10 @@
 use anyhow::Context;
 use clap::{Args, ValueEnum};
 
-use super::super::args::LearnArgs;
-use super::super::registry::{LearnerEntry, SharedFlags, group};
+use super::LearnArgs;
 use super::celoe::{CeloeArgs, SolutionArgs};
 use super::celoe::{quality_of, rho_options};
+use super::{LearnerEntry, SharedFlags, group};
 use crate::KnowledgeBase;
 use crate::learn::Learner;
 use crate::learn::forest::{ALGORITHM, ForestHeuristic, ForestMixing, ForestParams};

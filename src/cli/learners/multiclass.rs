@@ -1,6 +1,6 @@
 //! `--algorithm multiclass`: multi-class rule theories (MRL, MRSI, MRSU, CN2). The entry
 //! makes the learner known to the registry (flags, parameters); its commands run through
-//! [`crate::cli::multiclass`], since a multi-class problem is not a positive/negative one.
+//! the CLI's `multiclass` module, since a multi-class problem is not a positive/negative one.
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -8,9 +8,9 @@ use std::path::PathBuf;
 use anyhow::{Context, bail};
 use clap::{Args, ValueEnum};
 
-use super::super::args::LearnArgs;
-use super::super::registry::{LearnerEntry, SharedFlags, group};
+use super::LearnArgs;
 use super::celoe::{self, CeloeArgs};
+use super::{LearnerEntry, SharedFlags, group};
 use crate::KnowledgeBase;
 use crate::concept::Iri;
 use crate::learn::Learner;

@@ -7,9 +7,9 @@ use anyhow::Context;
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 
-use super::super::args::LearnArgs;
-use super::super::registry::{LearnerEntry, SharedFlags, group};
+use super::LearnArgs;
 use super::celoe::rho_options;
+use super::{LearnerEntry, SharedFlags, group};
 use crate::KnowledgeBase;
 use crate::eval::{auc_pr, auc_roc};
 

@@ -23,9 +23,10 @@ use axum::response::{IntoResponse, Response};
 use clap::{CommandFactory, FromArgMatches};
 use serde::Deserialize;
 
-use super::super::args::{Cli, Command, LearnArgs};
+use super::super::args::{Cli, Command};
 use super::super::learn::learn_one;
 use super::super::learner::{cancelled, checked_examples, prepare_over_store};
+use super::super::learners::LearnArgs;
 use super::super::problems::load_selected;
 use super::State as ServeState;
 use super::error::{ApiError, blocking};
