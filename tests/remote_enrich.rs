@@ -241,8 +241,13 @@ fn graph_in_file(kb: &str, model: &str, graph: &str) -> BTreeSet<String> {
         out.to_str().unwrap(),
         "--json",
     ]);
+    graph_in_dataset(&out, graph)
+}
+
+/// The triples of `graph` in the dataset file `path`, compared by value.
+fn graph_in_dataset(path: &std::path::Path, graph: &str) -> BTreeSet<String> {
     let store = oxigraph::store::Store::new().unwrap();
-    oxilearn::kb::load_file(&store, &out, None).unwrap();
+    oxilearn::kb::load_file(&store, path, None).unwrap();
     let g = oxigraph::model::NamedNodeRef::new(graph).unwrap();
     store
         .quads_for_pattern(
@@ -422,18 +427,7 @@ fn refreshes_like_a_full_run(query_url: &str, update_url: &str) {
         ];
         args.extend_from_slice(extra);
         json(&args);
-        let full = oxigraph::store::Store::new().unwrap();
-        oxilearn::kb::load_file(&full, &out, None).unwrap();
-        let g = oxigraph::model::NamedNodeRef::new(&graph).unwrap();
-        let expected: BTreeSet<String> = full
-            .quads_for_pattern(
-                None,
-                None,
-                None,
-                Some(oxigraph::model::GraphNameRef::NamedNode(g)),
-            )
-            .map(|q| oxilearn::enrich::compare::quad_key(&q.unwrap()))
-            .collect();
+        let expected = graph_in_dataset(&out, &graph);
         assert_eq!(graph_at(query_url, &graph), expected, "{name}: {report}");
         endpoint
             .drop_graph(&oxigraph::model::NamedNode::new(graph.as_str()).unwrap())
