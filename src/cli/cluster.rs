@@ -355,25 +355,7 @@ pub fn run(args: ClusterArgs) -> anyhow::Result<()> {
         kb.oracle()
     };
     let rho = Rho::new(Arc::new(oracle.signature().clone()), operator_options());
-    let source = if !args.feature.is_empty() {
-        let given = args
-            .feature
-            .iter()
-            .map(|t| {
-                kb.parse_concept(t)
-                    .with_context(|| format!("--feature {t}"))
-            })
-            .collect::<anyhow::Result<Vec<_>>>()?;
-        CommitteeSource::Given(given)
-    } else {
-        match args.committee {
-            CommitteeArg::Classes => CommitteeSource::Classes,
-            CommitteeArg::Refinements => CommitteeSource::Refinements {
-                max_length: args.committee_length.max(1),
-                max_features: 500,
-            },
-        }
-    };
+    let source = committee_source(&args, &kb)?;
     let features = crate::learn::cluster::committee::committee(oracle.signature(), &rho, &source);
     if features.is_empty() {
         bail!("the committee is empty: the KB names no classes (give --feature EXPR)");
@@ -391,18 +373,7 @@ pub fn run(args: ClusterArgs) -> anyhow::Result<()> {
     )?;
     let disjoint = disjointness(&run.model.root);
     let subsumed = subsumptions(&run.model.root);
-    if let Some(path) = &args.save_model {
-        let text = document::to_json(
-            &run.model,
-            serde_json::to_value(&params)?,
-            None,
-            kb.signature(),
-        )?;
-        std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))?;
-    }
-    if let Some(path) = &args.owl {
-        write_owl(path, &disjoint, &subsumed)?;
-    }
+    write_files(&args, &kb, &run, &params, &disjoint, &subsumed)?;
     let evaluation = if args.evaluate_disjointness {
         Some(evaluate_run(
             &kb,
@@ -438,6 +409,52 @@ pub fn run(args: ClusterArgs) -> anyhow::Result<()> {
     print_text(&kb, &run, &out, &disjoint, &subsumed)
 }
 
+/// The committee: `--feature` expressions, else the classes or short refinements.
+fn committee_source(args: &ClusterArgs, kb: &KnowledgeBase) -> anyhow::Result<CommitteeSource> {
+    if args.feature.is_empty() {
+        return Ok(match args.committee {
+            CommitteeArg::Classes => CommitteeSource::Classes,
+            CommitteeArg::Refinements => CommitteeSource::Refinements {
+                max_length: args.committee_length.max(1),
+                max_features: 500,
+            },
+        });
+    }
+    let given = args
+        .feature
+        .iter()
+        .map(|t| {
+            kb.parse_concept(t)
+                .with_context(|| format!("--feature {t}"))
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    Ok(CommitteeSource::Given(given))
+}
+
+/// `--save-model` and `--owl`, each written atomically.
+fn write_files(
+    args: &ClusterArgs,
+    kb: &KnowledgeBase,
+    run: &ClusterRun,
+    params: &ClusterParams,
+    disjoint: &[AxiomPair],
+    subsumed: &[AxiomPair],
+) -> anyhow::Result<()> {
+    if let Some(path) = &args.save_model {
+        let text = document::to_json(
+            &run.model,
+            serde_json::to_value(params)?,
+            None,
+            kb.signature(),
+        )?;
+        crate::enrich::file::write_atomically(path, text.as_bytes())?;
+    }
+    if let Some(path) = &args.owl {
+        write_owl(path, disjoint, subsumed)?;
+    }
+    Ok(())
+}
+
 fn run_control(args: &ClusterArgs) -> anyhow::Result<RunControl> {
     let mut control = RunControl::default().with_cancel(cancel_flag());
     if let Some(secs) = args.max_runtime {
@@ -453,13 +470,20 @@ fn run_control(args: &ClusterArgs) -> anyhow::Result<RunControl> {
 }
 
 #[cfg(feature = "owl")]
-fn write_owl(path: &PathBuf, disjoint: &[AxiomPair], subsumed: &[AxiomPair]) -> anyhow::Result<()> {
+fn write_owl(
+    path: &std::path::Path,
+    disjoint: &[AxiomPair],
+    subsumed: &[AxiomPair],
+) -> anyhow::Result<()> {
     let text = crate::learn::cluster::owl::functional_syntax(disjoint, subsumed)?;
-    std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))
+    Ok(crate::enrich::file::write_atomically(
+        path,
+        text.as_bytes(),
+    )?)
 }
 
 #[cfg(not(feature = "owl"))]
-fn write_owl(_: &PathBuf, _: &[AxiomPair], _: &[AxiomPair]) -> anyhow::Result<()> {
+fn write_owl(_: &std::path::Path, _: &[AxiomPair], _: &[AxiomPair]) -> anyhow::Result<()> {
     bail!("--owl needs the `owl` feature (horned-owl), which this build leaves out")
 }
 
@@ -634,45 +658,51 @@ fn print_text(
         out.load_ms
     );
     if let Some(e) = &out.evaluation {
-        match e.silhouette {
-            Some(v) => outln!("mean silhouette (d_p): {v:.4}"),
-            None => outln!("mean silhouette (d_p): undefined (one cluster)"),
-        }
-        let tct = format!("tct (confidence ≥ {})", e.min_confidence);
-        let curve: Vec<(String, &DisjointnessScore)> = e
-            .curve
-            .iter()
-            .map(|c| {
-                (
-                    format!("  curve: confidence ≥ {}", c.min_confidence),
-                    &c.score,
-                )
-            })
-            .collect();
-        for (name, s) in [
-            (tct.as_str(), &e.tct),
-            ("tct, supported by the clusters", &e.tct_clusters_only),
-            ("baseline", &e.baseline),
-            ("baseline (populated classes)", &e.baseline_populated),
-            ("baseline (hierarchy-consistent)", &e.baseline_consistent),
-        ]
-        .into_iter()
-        .chain(curve.iter().map(|(n, s)| (n.as_str(), *s)))
-        {
-            outln!(
-                "{name}: {} proposed, precision {}, recall {} ({} of {} asserted), {} contradicting ({} inconsistent, {} unsatisfiable)",
-                s.proposed,
-                fmt_ratio(s.precision),
-                fmt_ratio(s.recall),
-                s.recalled,
-                s.asserted,
-                s.contradicting,
-                s.inconsistent,
-                s.unsatisfiable
-            );
-        }
-        outln!("evaluation: {} queries, {} ms", e.queries, e.elapsed_ms);
+        print_evaluation(e)?;
     }
+    Ok(())
+}
+
+/// The disjointness evaluation (`--evaluate-disjointness`) as text.
+fn print_evaluation(e: &Evaluation) -> anyhow::Result<()> {
+    match e.silhouette {
+        Some(v) => outln!("mean silhouette (d_p): {v:.4}"),
+        None => outln!("mean silhouette (d_p): undefined (one cluster)"),
+    }
+    let tct = format!("tct (confidence ≥ {})", e.min_confidence);
+    let curve: Vec<(String, &DisjointnessScore)> = e
+        .curve
+        .iter()
+        .map(|c| {
+            (
+                format!("  curve: confidence ≥ {}", c.min_confidence),
+                &c.score,
+            )
+        })
+        .collect();
+    for (name, s) in [
+        (tct.as_str(), &e.tct),
+        ("tct, supported by the clusters", &e.tct_clusters_only),
+        ("baseline", &e.baseline),
+        ("baseline (populated classes)", &e.baseline_populated),
+        ("baseline (hierarchy-consistent)", &e.baseline_consistent),
+    ]
+    .into_iter()
+    .chain(curve.iter().map(|(n, s)| (n.as_str(), *s)))
+    {
+        outln!(
+            "{name}: {} proposed, precision {}, recall {} ({} of {} asserted), {} contradicting ({} inconsistent, {} unsatisfiable)",
+            s.proposed,
+            fmt_ratio(s.precision),
+            fmt_ratio(s.recall),
+            s.recalled,
+            s.asserted,
+            s.contradicting,
+            s.inconsistent,
+            s.unsatisfiable
+        );
+    }
+    outln!("evaluation: {} queries, {} ms", e.queries, e.elapsed_ms);
     Ok(())
 }
 

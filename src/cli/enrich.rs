@@ -66,28 +66,7 @@ struct Staging {
 
 pub fn run(args: EnrichArgs) -> anyhow::Result<()> {
     let started = Instant::now();
-    model_file::refuse_multiclass(
-        &args.model,
-        "enrich",
-        "types the predicted members of one class (--target-class), and the labels of a \
-         multi-class model are names, not class IRIs",
-    )?;
-    let graph = NamedNode::new(&args.target_graph)
-        .with_context(|| format!("--graph {}: expected an absolute IRI", args.target_graph))?;
-    if let Some(t) = args.threshold
-        && !t.is_finite()
-    {
-        bail!("--threshold must be a number, not {t}");
-    }
-    if args.out.is_none() && args.update_endpoint.is_none() && !args.dry_run {
-        bail!(
-            "say where to write: --out FILE (with --kb), --update-endpoint URL (with --endpoint), or --dry-run"
-        );
-    }
-    if let Some(out) = &args.out {
-        // Refuse a bad file name before anything is read.
-        file::dataset_format(out)?;
-    }
+    let graph = checked_destination(&args)?;
     let kb = apply_scope::open(&args.kb, &args.apply)?;
     let (loaded, text) = model_file::load_with_text(&args.model, &kb)?;
     let identity = ModelIdentity::of(&text, &loaded);
@@ -121,33 +100,21 @@ pub fn run(args: EnrichArgs) -> anyhow::Result<()> {
     };
     kb.oracle().set_deadline(options.deadline);
     let target = target(&args, &kb)?;
+    let applying = Applying {
+        kb: &kb,
+        model,
+        run: &run,
+        candidates: &candidates,
+        options: &options,
+    };
     if let Some(changed) = &args.changed_query {
-        let refreshing = Refreshing {
-            kb: &kb,
-            model,
-            run: &run,
-            candidates: &candidates,
-            options: &options,
-        };
-        let report = refreshing.run(target.as_deref(), changed)?;
+        let report = applying.refresh(target.as_deref(), changed)?;
         bar.finish_and_clear();
         let destination = finish_destination(&args, &kb)?;
         return print_refresh(&args, &run, report, destination, started);
     }
     let predicting = Instant::now();
-    let (staging, written) = match &target {
-        None => (dry_run(&kb, model, &candidates, &run, &options)?, None),
-        Some(target) => {
-            let mut staged =
-                Staged::begin(target.as_ref(), &graph, mode, args.force, args.chunk_size)?;
-            let staging = stage(&kb, model, &candidates, &run, &options, &mut staged, &args)?;
-            // Last: on a store whose default graph shows every graph, the run's own
-            // resources stay out of what the pages read.
-            staged.insert(&provenance_quads(&run))?;
-            let report = staged.finish()?;
-            (staging, Some(report))
-        }
-    };
+    let (staging, written) = applying.write(target.as_deref(), mode, &args)?;
     bar.finish_and_clear();
     let seconds_predicting = predicting.elapsed().as_secs_f64();
     let writing = Instant::now();
@@ -175,8 +142,35 @@ pub fn run(args: EnrichArgs) -> anyhow::Result<()> {
     print_summary(&summary, args.json)
 }
 
-/// A refresh's inputs (`--changed-query`).
-struct Refreshing<'a> {
+/// The target graph, after refusing what cannot be written before anything is read: a
+/// multi-class model, a graph or threshold that is not one, no destination, a bad file name.
+fn checked_destination(args: &EnrichArgs) -> anyhow::Result<NamedNode> {
+    model_file::refuse_multiclass(
+        &args.model,
+        "enrich",
+        "types the predicted members of one class (--target-class), and the labels of a \
+         multi-class model are names, not class IRIs",
+    )?;
+    let graph = NamedNode::new(&args.target_graph)
+        .with_context(|| format!("--graph {}: expected an absolute IRI", args.target_graph))?;
+    if let Some(t) = args.threshold
+        && !t.is_finite()
+    {
+        bail!("--threshold must be a number, not {t}");
+    }
+    if args.out.is_none() && args.update_endpoint.is_none() && !args.dry_run {
+        bail!(
+            "say where to write: --out FILE (with --kb), --update-endpoint URL (with --endpoint), or --dry-run"
+        );
+    }
+    if let Some(out) = &args.out {
+        file::dataset_format(out)?;
+    }
+    Ok(graph)
+}
+
+/// One application of the model: what it is asked about, and how.
+struct Applying<'a> {
     kb: &'a KnowledgeBase,
     model: &'a dyn Model,
     run: &'a Enrichment<'a>,
@@ -184,9 +178,31 @@ struct Refreshing<'a> {
     options: &'a ApplyOptions<'a>,
 }
 
-impl Refreshing<'_> {
+impl Applying<'_> {
+    /// Stages the run's triples at `target` and puts them onto the graph (`None`: a dry
+    /// run, counted only).
+    fn write(
+        &self,
+        target: Option<&dyn UpdateTarget>,
+        mode: Mode,
+        args: &EnrichArgs,
+    ) -> anyhow::Result<(Staging, Option<WriteReport>)> {
+        let (kb, model, run) = (self.kb, self.model, self.run);
+        let (candidates, options) = (self.candidates, self.options);
+        let Some(target) = target else {
+            return Ok((dry_run(kb, model, candidates, run, options)?, None));
+        };
+        let mut staged = Staged::begin(target, &run.graph, mode, args.force, args.chunk_size)?;
+        let staging = stage(kb, model, candidates, run, options, &mut staged, args)?;
+        // Last: on a store whose default graph shows every graph, the run's own resources
+        // stay out of what the pages read.
+        staged.insert(&provenance_quads(run))?;
+        let report = staged.finish()?;
+        Ok((staging, Some(report)))
+    }
+
     /// Lists the changed individuals (`changed`: a query or @FILE) and patches the graph.
-    fn run(
+    fn refresh(
         &self,
         target: Option<&dyn UpdateTarget>,
         changed: &str,

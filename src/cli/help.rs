@@ -17,7 +17,8 @@ pub fn command() -> clap::Command {
 }
 
 fn hide_details(cmd: clap::Command) -> clap::Command {
-    let budgets = group::<SearchArgs>();
+    static BUDGETS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    let budgets = BUDGETS.get_or_init(group::<SearchArgs>);
     let mut cmd = cmd.mut_args(|a| {
         let long = a.get_long().unwrap_or_default().to_owned();
         let endpoint = a.get_help_heading() == Some(ENDPOINT_HEADING);

@@ -54,11 +54,7 @@ pub fn run(args: InstancesArgs) -> anyhow::Result<()> {
     };
     let kb = kb_source::open_kb(&args.kb, None, scope)?;
     let concept = parse(&kb, &args.concept, open_world)?;
-    let sig = kb.signature();
     let limit = args.limit.unwrap_or(usize::MAX);
-    let names = |set: &IndividualSet| -> Vec<String> {
-        sig.iris_of(set).map(|i| i.as_str().to_string()).collect()
-    };
     let manchester = kb.manchester(&concept);
     let dl = kb.dl(&concept);
     if bounded_open {
@@ -73,32 +69,7 @@ pub fn run(args: InstancesArgs) -> anyhow::Result<()> {
         return Ok(());
     }
     if open_world {
-        let universe = sig.individual_count();
-        let (mut members, mut non_members) = (sig.empty_set(), sig.empty_set());
-        let mut unknown = 0;
-        for start in (0..universe).step_by(args.page_size) {
-            let end = start.saturating_add(args.page_size).min(universe);
-            let page =
-                IndividualSet::from_ids(universe, (start..end).map(|i| IndividualId(i as u32)));
-            let t = kb.oracle().truth(&concept, &page)?;
-            unknown += t.unknown(&page).len();
-            members.union_with(&t.true_set);
-            non_members.union_with(&t.false_set);
-        }
-        let mut individuals = names(&members);
-        let truncated = individuals.len() > limit;
-        individuals.truncate(limit);
-        let out = InstancesJson {
-            concept: manchester,
-            dl,
-            semantics: args.semantics.into(),
-            count: individuals.len(),
-            individuals,
-            truncated,
-            non_instances: Some(names(&non_members)),
-            unknown_count: Some(unknown),
-        };
-        report_truncation(truncated, limit);
+        let out = three_valued(&kb, &concept, &args, manchester, dl, limit)?;
         if args.json {
             return print_json(&out);
         }
@@ -142,6 +113,47 @@ pub fn run(args: InstancesArgs) -> anyhow::Result<()> {
     let more = if truncated { " listed, more exist" } else { "" };
     outln!("({count} individuals{more})");
     Ok(())
+}
+
+/// Open world over every individual read: the provable instances and non-instances and
+/// how many are unknown, asked a page at a time.
+fn three_valued(
+    kb: &crate::KnowledgeBase,
+    concept: &crate::concept::Concept,
+    args: &InstancesArgs,
+    manchester: String,
+    dl: String,
+    limit: usize,
+) -> anyhow::Result<InstancesJson> {
+    let sig = kb.signature();
+    let names = |set: &IndividualSet| -> Vec<String> {
+        sig.iris_of(set).map(|i| i.as_str().to_string()).collect()
+    };
+    let universe = sig.individual_count();
+    let (mut members, mut non_members) = (sig.empty_set(), sig.empty_set());
+    let mut unknown = 0;
+    for start in (0..universe).step_by(args.page_size) {
+        let end = start.saturating_add(args.page_size).min(universe);
+        let page = IndividualSet::from_ids(universe, (start..end).map(|i| IndividualId(i as u32)));
+        let t = kb.oracle().truth(concept, &page)?;
+        unknown += t.unknown(&page).len();
+        members.union_with(&t.true_set);
+        non_members.union_with(&t.false_set);
+    }
+    let mut individuals = names(&members);
+    let truncated = individuals.len() > limit;
+    individuals.truncate(limit);
+    report_truncation(truncated, limit);
+    Ok(InstancesJson {
+        concept: manchester,
+        dl,
+        semantics: args.semantics.into(),
+        count: individuals.len(),
+        individuals,
+        truncated,
+        non_instances: Some(names(&non_members)),
+        unknown_count: Some(unknown),
+    })
 }
 
 /// The concept, with a hint when a closed-world run cannot resolve an individual's name

@@ -79,8 +79,8 @@ pub enum SharedFlags {
 
 impl LearnerEntry {
     /// Its own flags: those of its groups.
-    pub fn own_flags(&self) -> Vec<String> {
-        self.own.iter().flat_map(|g| g()).collect()
+    pub fn own_flags(&self) -> &'static [String] {
+        flag_table().own.get(self.name).map_or(&[], Vec::as_slice)
     }
 
     /// Whether it takes `flag` (a learner flag; other flags are every command's).
@@ -94,12 +94,30 @@ impl LearnerEntry {
     }
 }
 
+/// The flag names read from clap, once per process (every command's parse asks).
+struct FlagTable {
+    shared: Vec<String>,
+    /// Per learner name, the flags of its own groups.
+    own: std::collections::HashMap<&'static str, Vec<String>>,
+}
+
+fn flag_table() -> &'static FlagTable {
+    static TABLE: std::sync::OnceLock<FlagTable> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut shared = group::<SearchArgs>();
+        shared.extend(group::<RhoArgs>());
+        let own = REGISTRY
+            .iter()
+            .map(|e| (e.name, e.own.iter().flat_map(|g| g()).collect()))
+            .collect();
+        FlagTable { shared, own }
+    })
+}
+
 /// Flags every learner command shares, whether or not the learner uses them: budgets and
 /// limits, and the operator's language.
-pub fn shared_flags() -> Vec<String> {
-    let mut flags = group::<SearchArgs>();
-    flags.extend(group::<RhoArgs>());
-    flags
+pub fn shared_flags() -> &'static [String] {
+    &flag_table().shared
 }
 
 fn is_shared(flag: &str) -> bool {
@@ -109,9 +127,10 @@ fn is_shared(flag: &str) -> bool {
 /// Whether `flag` belongs to some learner (shared or own), as opposed to the command's.
 pub fn is_learner_flag(flag: &str) -> bool {
     is_shared(flag)
-        || REGISTRY
-            .iter()
-            .any(|e| e.own_flags().iter().any(|f| f == flag))
+        || flag_table()
+            .own
+            .values()
+            .any(|own| own.iter().any(|f| f == flag))
 }
 
 /// Every learner.
@@ -297,7 +316,7 @@ mod tests {
                 }
             }
             for f in e.own_flags() {
-                assert!(is_learner_flag(&f), "{}: --{f}", e.name);
+                assert!(is_learner_flag(f), "{}: --{f}", e.name);
             }
         }
     }
