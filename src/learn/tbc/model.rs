@@ -8,8 +8,7 @@ use super::features::{self, Truth};
 use super::params::{FeatureSemantics, Missing, Structure};
 use super::score::Fitted;
 use crate::concept::{Concept, Vocabulary, normalize, parse, to_manchester, to_manchester_full};
-use crate::learn::document::{ModelLoader, body_json};
-use crate::learn::{LearnError, Model};
+use crate::learn::{LearnError, Model, ModelLoader, body_json};
 use crate::oracle::{IndividualId, IndividualSet, MembershipOracle};
 
 fn concepts_as_text<S: Serializer>(cs: &[Concept], s: S) -> Result<S::Ok, S::Error> {
