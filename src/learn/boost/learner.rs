@@ -2,11 +2,11 @@
 //! [`BoostModel`] out. The atoms' degrees are asked through the oracle once per fit;
 //! every candidate after that is local arithmetic.
 
-use super::adaboost::{Blocks, alpha, reweight, smoothing, transform, weighted_error};
+use super::adaboost::{AlphaForm, Blocks, alpha, reweight, smoothing, transform, weighted_error};
 use super::degrees::DegreeEvaluator;
 use super::model::{BoostModel, Round};
 use super::operator::{Datatypes, atoms};
-use super::params::{AlphaForm, BoostParams};
+use super::params::BoostParams;
 use super::validation;
 use super::wfoil::{AtomTable, Objective, WeakLimits, WeightedView, wfoil};
 use super::{OWL_BOOST, WFOIL_DL};
