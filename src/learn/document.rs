@@ -18,6 +18,7 @@
 
 use serde::{Deserialize, Serialize};
 
+pub use super::ModelLoader;
 use super::boost::{BoostModelLoader, WfoilModelLoader};
 use super::cluster::ClusterModelLoader;
 use super::forest::ForestModelLoader;
@@ -25,7 +26,6 @@ use super::model::ConceptModelLoader;
 use super::multiclass::MultiClassModelLoader;
 use super::tbc::TbcModelLoader;
 use super::{LearnError, Model};
-use crate::concept::Vocabulary;
 use crate::oracle::Signature;
 
 /// The `format` value of every model document.
@@ -52,16 +52,6 @@ struct Document {
     model: serde_json::Value,
 }
 
-/// Reads one algorithm's model body back (`vocabulary` resolves the full IRIs).
-pub trait ModelLoader {
-    fn algorithm(&self) -> &'static str;
-    fn load(
-        &self,
-        body: &serde_json::Value,
-        vocabulary: &Vocabulary,
-    ) -> Result<Box<dyn Model>, LearnError>;
-}
-
 /// Every model format this build can read: adding a learner adds one line here.
 fn loaders() -> [&'static dyn ModelLoader; 7] {
     [
@@ -82,22 +72,6 @@ pub struct LoadedModel {
     pub model: Box<dyn Model>,
     /// E.g. a fingerprint that differs from the KB's.
     pub warnings: Vec<String>,
-}
-
-/// A model body as JSON, refusing any non-finite number among `numbers` (the body's
-/// floating-point fields): serde_json would silently write it as `null`, which no loader
-/// reads back as the number it was.
-pub(crate) fn body_json<T: Serialize>(
-    body: &T,
-    what: &str,
-    numbers: impl IntoIterator<Item = f64>,
-) -> Result<serde_json::Value, LearnError> {
-    if let Some(x) = numbers.into_iter().find(|x| !x.is_finite()) {
-        return Err(LearnError::ModelWrite(format!(
-            "{what} holds the non-finite number {x}, which JSON cannot represent"
-        )));
-    }
-    serde_json::to_value(body).map_err(|e| LearnError::ModelWrite(format!("{what}: {e}")))
 }
 
 /// The document for `model` (pretty-printed JSON); fails when the body cannot be written

@@ -155,7 +155,7 @@ pub trait Model: Debug + Send + Sync {
 
     /// The algorithm-specific part of a saved model (entities as full IRIs); fails with
     /// [`LearnError::ModelWrite`] rather than write what cannot be read back (see
-    /// [`crate::learn::document::body_json`]).
+    /// [`body_json`]).
     fn body(&self) -> Result<serde_json::Value, LearnError>;
 
     /// How the model did on its training examples, for provenance (`enrich`); `None` when
@@ -163,4 +163,30 @@ pub trait Model: Debug + Send + Sync {
     fn training_measures(&self) -> Option<serde_json::Value> {
         None
     }
+}
+
+/// Reads one algorithm's model body back (`vocabulary` resolves the full IRIs).
+pub trait ModelLoader {
+    fn algorithm(&self) -> &'static str;
+    fn load(
+        &self,
+        body: &serde_json::Value,
+        vocabulary: &Vocabulary,
+    ) -> Result<Box<dyn Model>, LearnError>;
+}
+
+/// A model body as JSON, refusing any non-finite number among `numbers` (the body's
+/// floating-point fields): serde_json would silently write it as `null`, which no loader
+/// reads back as the number it was.
+pub(crate) fn body_json<T: Serialize>(
+    body: &T,
+    what: &str,
+    numbers: impl IntoIterator<Item = f64>,
+) -> Result<serde_json::Value, LearnError> {
+    if let Some(x) = numbers.into_iter().find(|x| !x.is_finite()) {
+        return Err(LearnError::ModelWrite(format!(
+            "{what} holds the non-finite number {x}, which JSON cannot represent"
+        )));
+    }
+    serde_json::to_value(body).map_err(|e| LearnError::ModelWrite(format!("{what}: {e}")))
 }

@@ -5,8 +5,9 @@
 
 use serde::{Deserialize, Serialize, Serializer};
 
-use super::document::{ModelLoader, body_json};
-use super::{Examples, LearnError, Model, Prediction, QualityMeasure, semantics_name};
+use super::{
+    Examples, LearnError, Model, ModelLoader, Prediction, QualityMeasure, body_json, semantics_name,
+};
 use crate::concept::{Concept, Vocabulary, parse, to_dl, to_manchester, to_manchester_full};
 use crate::eval::Confusion;
 use crate::oracle::{IndividualSet, MembershipOracle, OracleError, Semantics};

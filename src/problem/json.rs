@@ -40,6 +40,10 @@ struct Multi {
     problems: Ordered<Value>,
 }
 
+/// Why a JSON document that is none of the three forms is refused.
+const NOT_A_PROBLEM_FORM: &str = "JSON is neither {\"problems\": {...}}, \
+    {\"positive_examples\": [...]} nor a list of {\"concept\", \"positives\", \"negatives\"}";
+
 /// Parses any of the three JSON forms; `stem` names a single-problem file's problem.
 pub(crate) fn parse(
     path: &Path,
@@ -67,9 +71,7 @@ pub(crate) fn parse(
         }
         _ => Err(ProblemError::Unsupported {
             path: path.to_owned(),
-            reason: "JSON is neither {\"problems\": {...}}, {\"positive_examples\": [...]} \
-                     nor a list of {\"concept\", \"positives\", \"negatives\"}"
-                .to_owned(),
+            reason: NOT_A_PROBLEM_FORM.to_owned(),
         }),
     }
 }

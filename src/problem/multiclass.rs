@@ -140,15 +140,7 @@ pub fn load_multiclass(
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("tsv"));
     if is_tsv || (label_column.is_some() && path.is_file()) {
-        let Some(column) = label_column else {
-            return Err(ProblemError::Unsupported {
-                path: path.to_owned(),
-                reason: "a TSV file of labelled examples needs --label-column (the header \
-                         name of the class column)"
-                    .to_owned(),
-            });
-        };
-        return Ok(vec![tsv(path, column)?]);
+        return Ok(vec![tsv_with_column(path, label_column)?]);
     }
     if path.is_dir() {
         return directory(path).map(|p| vec![p]);
@@ -157,11 +149,31 @@ pub fn load_multiclass(
     let is_json = path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("json"))
-        || text.trim_start().starts_with('{');
+        || text.trim_start().starts_with("{");
     if is_json && let Some(problems) = json(path, &text)? {
         return Ok(problems);
     }
-    // Binary problems: positives against negatives.
+    binary(path)
+}
+
+/// A TSV file of labelled examples, which needs the name of its class column.
+fn tsv_with_column(
+    path: &Path,
+    label_column: Option<&str>,
+) -> Result<MultiClassProblem, ProblemError> {
+    let Some(column) = label_column else {
+        return Err(ProblemError::Unsupported {
+            path: path.to_owned(),
+            reason: "a TSV file of labelled examples needs --label-column (the header \
+                     name of the class column)"
+                .to_owned(),
+        });
+    };
+    tsv(path, column)
+}
+
+/// Binary problems, each as two classes: its positives against its negatives.
+fn binary(path: &Path) -> Result<Vec<MultiClassProblem>, ProblemError> {
     load_problems(path)?
         .into_iter()
         .map(|p| {

@@ -25,9 +25,28 @@
 //!   positives no longer votes against every individual it leaves out as strongly as it
 //!   votes for those it covers: its uncovered block votes what that block holds.
 
-use super::params::AlphaForm;
+use serde::{Deserialize, Serialize};
 
 const EDGE: f64 = 1e-10;
+
+/// How a Real AdaBoost round votes (each updates the example weights by
+/// `w ← w · exp(−l(a) · vote(a)) / Z` with the real-valued vote).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AlphaForm {
+    /// `α = ½ ln((1 − ε) / ε)` from the weighted error ε = Σ w·δ(h(a), l(a)), δ = 1 when the
+    /// signs disagree: the form the paper's equation uses (it defines ε and δ for α);
+    /// the round votes `α·t(WL(a))`.
+    Error,
+    /// Schapire–Singer's confidence-rated form `α = ½ ln((1 + r) / (1 − r))` with the
+    /// weighted correlation r = Σ w·l(a)·h(a).
+    Correlation,
+    /// Real AdaBoost's confidence-rated vote: the covered and the uncovered block each vote
+    /// `½ ln(W₊/W₋)` of their weights (smoothed), so the round votes
+    /// `c₋ + WL(a)·(c₊ − c₋)` (see the module docs). The default.
+    #[default]
+    Confidence,
+}
 
 /// `t: [0, 1] → {−1} ∪ (τ, 1]` with the cut `tau` (see the module docs).
 pub fn transform(bed: f64, tau: f64) -> f64 {

@@ -2,11 +2,11 @@
 //! [`BoostModel`] out. The atoms' degrees are asked through the oracle once per fit;
 //! every candidate after that is local arithmetic.
 
-use super::adaboost::{Blocks, alpha, reweight, smoothing, transform, weighted_error};
+use super::adaboost::{AlphaForm, Blocks, alpha, reweight, smoothing, transform, weighted_error};
 use super::degrees::DegreeEvaluator;
 use super::model::{BoostModel, Round};
 use super::operator::{Datatypes, atoms};
-use super::params::{AlphaForm, BoostParams};
+use super::params::BoostParams;
 use super::validation;
 use super::wfoil::{AtomTable, Objective, WeakLimits, WeightedView, wfoil};
 use super::{OWL_BOOST, WFOIL_DL};
@@ -74,16 +74,7 @@ impl OwlBoost {
         control: &RunControl,
     ) -> Result<(BoostRun, RunStats), LearnError> {
         let examples = training.as_weighted(self.algorithm)?;
-        if !examples.iter().any(|(_, d)| *d > 0.0) {
-            return Err(LearnError::NoPositives);
-        }
-        // Boosting separates positives (degree > 0) from negatives (degree 0): without a
-        // negative every example is already right and no round could be learned.
-        if !examples.iter().any(|(_, d)| *d == 0.0) {
-            return Err(LearnError::NoNegatives {
-                positives: examples.len(),
-            });
-        }
+        check_examples(&examples)?;
         let universe = oracle.signature().individual_count();
         let ids: Vec<IndividualId> = examples.iter().map(|(id, _)| *id).collect();
         let target: Vec<f64> = examples.iter().map(|(_, d)| *d).collect();
@@ -92,40 +83,16 @@ impl OwlBoost {
         let before = oracle.stats();
         let clock = control.start(oracle);
         let p = &self.params;
-        let n = ids.len();
         let labels: Vec<f64> = target
             .iter()
             .map(|d| if *d > 0.0 { 1.0 } else { -1.0 })
             .collect();
-        let mut model = BoostModel {
-            algorithm: self.algorithm,
-            tnorm: p.tnorm,
-            cover_degree: p.cover_degree,
-            rounds: Vec::new(),
-        };
         let mut tested = 0u64;
-        let mut errors = Vec::new();
-        let mut round_beds: Vec<Vec<f64>> = Vec::new();
         let mut details = serde_json::Map::new();
-        // One atom table per fuzzy partition to choose from (the paper's 3, 5 or 7 sets).
         // The inner validation runs when each class has at least a fold's worth of examples.
         let k = p.validation_folds;
         let can_validate = k >= 2 && validation::inner_folds(&labels, k, 0).is_some();
-        let choices: Vec<usize> = match p.fuzzy_sets {
-            0 if can_validate => vec![3, 5, 7],
-            0 => vec![3],
-            k => vec![k],
-        };
-        let mut tables = Vec::new();
-        let mut termination = None;
-        for &k in &choices {
-            let (table, datatypes, stop) = self.atom_table(oracle, &set, &among, k)?;
-            tables.push((k, table, datatypes));
-            if stop.is_some() {
-                termination = stop;
-                break;
-            }
-        }
+        let (mut tables, mut termination) = self.atom_tables(oracle, &set, &among, can_validate)?;
         // Partition and rounds chosen by inner cross-validation on these examples: the
         // most held-out examples right, the fewest sets and rounds on a tie (owl-boost
         // cuts its rounds, wfoil-dl has one). A budget that runs out keeps the first
@@ -134,67 +101,34 @@ impl OwlBoost {
         if termination.is_none()
             && can_validate
             && (tables.len() > 1 || self.algorithm == OWL_BOOST)
+            && let Some((best, curves)) =
+                self.choose_partition(&tables, &target, &labels, &clock, &mut tested)
         {
-            let mut best: Option<(usize, usize, usize)> = None;
-            let mut curves = serde_json::Map::new();
-            for (i, (sets, table, _)) in tables.iter().enumerate() {
-                let Some(correct) = self.validate(table, &target, &labels, k, &clock, &mut tested)
-                else {
-                    best = None;
-                    break;
-                };
-                let t = validation::best_prefix(&correct);
-                if best.is_none_or(|b| correct[t - 1] > b.2) {
-                    best = Some((i, t, correct[t - 1]));
-                }
-                curves.insert(sets.to_string(), correct.into());
-            }
-            if let Some((i, t, _)) = best {
-                choice = (i, t);
-                details.insert("validation_correct".into(), curves.into());
-            }
+            choice = best;
+            details.insert("validation_correct".into(), curves.into());
         }
         let (sets, table, datatypes) = tables.swap_remove(choice.0.min(tables.len() - 1));
         details.insert("fuzzy_sets".into(), sets.into());
+        let mut model = BoostModel {
+            algorithm: self.algorithm,
+            tnorm: p.tnorm,
+            cover_degree: p.cover_degree,
+            rounds: Vec::new(),
+        };
+        let (mut errors, mut round_beds) = (Vec::new(), Vec::new());
         if termination.is_none() {
-            let every = vec![true; n];
-            let full = self.boost(&table, &target, &labels, &every, &clock, &mut tested);
-            termination = full.stop;
-            model.rounds = full.rounds;
-            errors = full.errors;
-            round_beds = full.beds;
-            if choice.1 < model.rounds.len() {
-                model.rounds.truncate(choice.1);
-                errors.truncate(choice.1);
-                round_beds.truncate(choice.1);
-                termination = Some(Termination::NoImprovement);
-            }
+            let full = self.boost_kept(&table, &target, &labels, choice.1, &clock, &mut tested);
+            (model.rounds, errors, round_beds, termination) =
+                (full.rounds, full.errors, full.beds, full.stop);
             let kept = model.merge_repeats();
             errors = kept.iter().map(|&i| errors[i]).collect();
             round_beds = kept.iter().map(|&i| round_beds[i].clone()).collect();
         }
         let termination = termination.unwrap_or(Termination::Exhausted);
-        let train_loss = (0..n)
-            .map(|i| {
-                let d: Vec<f64> = round_beds.iter().map(|b| b[i]).collect();
-                (model.combine(&d).degree - target[i]).abs()
-            })
-            .sum::<f64>()
-            / n as f64;
+        let train_loss = train_loss(&model, &round_beds, &target);
         let o = RunStats::oracle_delta(before, oracle.stats());
         let elapsed_ms = clock.elapsed_ms();
-        details.insert("rounds".into(), model.rounds.len().into());
-        details.insert(
-            "axioms".into(),
-            model
-                .rounds
-                .iter()
-                .map(|r| r.axioms.len())
-                .sum::<usize>()
-                .into(),
-        );
-        details.insert("atoms".into(), table.atoms.len().into());
-        details.insert("fuzzy_datatypes".into(), datatypes.len().into());
+        add_model_details(&mut details, &model, &table, &datatypes);
         let stats = RunStats::of_run(tested, &o, elapsed_ms, elapsed_ms, termination, details);
         Ok((
             BoostRun {
@@ -209,7 +143,132 @@ impl OwlBoost {
             stats,
         ))
     }
+
+    /// One atom table per fuzzy partition to choose from (the paper's 3, 5 or 7 sets when
+    /// the partition is validated, else 3 or the one asked for), and the budget that
+    /// stopped the listing, if one did (the tables listed until then are kept).
+    fn atom_tables(
+        &self,
+        oracle: &dyn MembershipOracle,
+        set: &IndividualSet,
+        among: &IndividualSet,
+        can_validate: bool,
+    ) -> Result<(Vec<Partition>, Option<Termination>), LearnError> {
+        let choices: Vec<usize> = match self.params.fuzzy_sets {
+            0 if can_validate => vec![3, 5, 7],
+            0 => vec![3],
+            k => vec![k],
+        };
+        let mut tables = Vec::new();
+        for &k in &choices {
+            let (table, datatypes, stop) = self.atom_table(oracle, set, among, k)?;
+            tables.push((k, table, datatypes));
+            if stop.is_some() {
+                return Ok((tables, stop));
+            }
+        }
+        Ok((tables, None))
+    }
+
+    /// The partition (an index into `tables`) and number of rounds that classify the most
+    /// held-out examples right, with each partition's curve (held-out examples right per
+    /// number of rounds); `None` when the validation could not finish.
+    fn choose_partition<O: MembershipOracle + ?Sized>(
+        &self,
+        tables: &[Partition],
+        target: &[f64],
+        labels: &[f64],
+        clock: &RunClock<'_, O>,
+        tested: &mut u64,
+    ) -> Option<((usize, usize), serde_json::Map<String, serde_json::Value>)> {
+        let k = self.params.validation_folds;
+        let mut best: Option<(usize, usize, usize)> = None;
+        let mut curves = serde_json::Map::new();
+        for (i, (sets, table, _)) in tables.iter().enumerate() {
+            let correct = self.validate(table, target, labels, k, clock, tested)?;
+            let t = validation::best_prefix(&correct);
+            if best.is_none_or(|b| correct[t - 1] > b.2) {
+                best = Some((i, t, correct[t - 1]));
+            }
+            curves.insert(sets.to_string(), correct.into());
+        }
+        best.map(|(i, t, _)| ((i, t), curves))
+    }
+
+    /// Boosting on every example, cut to `rounds` (the validated number; a cut run ends
+    /// as [`Termination::NoImprovement`]).
+    fn boost_kept<O: MembershipOracle + ?Sized>(
+        &self,
+        table: &AtomTable,
+        target: &[f64],
+        labels: &[f64],
+        rounds: usize,
+        clock: &RunClock<'_, O>,
+        tested: &mut u64,
+    ) -> Boosted {
+        let every = vec![true; target.len()];
+        let mut full = self.boost(table, target, labels, &every, clock, tested);
+        if rounds < full.rounds.len() {
+            full.rounds.truncate(rounds);
+            full.errors.truncate(rounds);
+            full.beds.truncate(rounds);
+            full.stop = Some(Termination::NoImprovement);
+        }
+        full
+    }
 }
+
+/// Refuses examples without a positive (degree > 0) or without a negative (degree 0).
+fn check_examples(examples: &[(IndividualId, f64)]) -> Result<(), LearnError> {
+    if !examples.iter().any(|(_, d)| *d > 0.0) {
+        return Err(LearnError::NoPositives);
+    }
+    // Boosting separates positives (degree > 0) from negatives (degree 0): without a
+    // negative every example is already right and no round could be learned.
+    if !examples.iter().any(|(_, d)| *d == 0.0) {
+        return Err(LearnError::NoNegatives {
+            positives: examples.len(),
+        });
+    }
+    Ok(())
+}
+
+/// Mean |h(a) − T(a)| over the training examples, from each round's `bed` on them.
+fn train_loss(model: &BoostModel, round_beds: &[Vec<f64>], target: &[f64]) -> f64 {
+    let n = target.len();
+    (0..n)
+        .map(|i| {
+            let d: Vec<f64> = round_beds.iter().map(|b| b[i]).collect();
+            (model.combine(&d).degree - target[i]).abs()
+        })
+        .sum::<f64>()
+        / n as f64
+}
+
+/// The model's size in the run's details: rounds, axioms, atoms and fuzzy datatypes.
+fn add_model_details(
+    details: &mut serde_json::Map<String, serde_json::Value>,
+    model: &BoostModel,
+    table: &AtomTable,
+    datatypes: &Datatypes,
+) {
+    details.insert("rounds".into(), model.rounds.len().into());
+    details.insert(
+        "axioms".into(),
+        model
+            .rounds
+            .iter()
+            .map(|r| r.axioms.len())
+            .sum::<usize>()
+            .into(),
+    );
+    details.insert("atoms".into(), table.atoms.len().into());
+    details.insert("fuzzy_datatypes".into(), datatypes.len().into());
+}
+
+/// A fuzzy partition to choose from: its number of sets, its atoms' degrees on the
+/// examples and its fuzzy datatypes.
+type Partition = (usize, AtomTable, Datatypes);
 
 /// One boosting run over the rows marked `train` (the others weigh 0 throughout).
 struct Boosted {

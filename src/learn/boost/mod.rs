@@ -52,13 +52,14 @@ pub mod tnorm;
 pub mod validation;
 pub mod wfoil;
 
+pub use adaboost::AlphaForm;
 pub use concept::FuzzyConcept;
 pub use degrees::DegreeEvaluator;
 pub use fuzzy_set::{FuzzySet, Partition, Shape};
 pub use learner::{BoostRun, OwlBoost};
 pub use model::{BoostModel, Graded, Round};
 pub(crate) use model::{BoostModelLoader, WfoilModelLoader};
-pub use params::{AlphaForm, BoostParams};
+pub use params::BoostParams;
 pub use tnorm::TNorm;
 
 /// `--algorithm owl-boost`.

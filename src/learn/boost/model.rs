@@ -18,8 +18,7 @@ use super::concept::{ConceptBody, FuzzyConcept};
 use super::degrees::DegreeEvaluator;
 use super::tnorm::TNorm;
 use crate::concept::{Concept, Vocabulary};
-use crate::learn::document::{ModelLoader, body_json};
-use crate::learn::{LearnError, Model, Prediction};
+use crate::learn::{LearnError, Model, ModelLoader, Prediction, body_json};
 use crate::oracle::{IndividualSet, MembershipOracle, Semantics};
 
 /// One boosting round: its weight, its weak hypothesis's axioms and, for a

@@ -3,28 +3,10 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::adaboost::AlphaForm;
 use super::fuzzy_set::Partition;
 use super::tnorm::TNorm;
 use crate::learn::LearnError;
-
-/// How a Real AdaBoost round votes (each updates the example weights by
-/// `w ← w · exp(−l(a) · vote(a)) / Z` with the real-valued vote).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum AlphaForm {
-    /// `α = ½ ln((1 − ε) / ε)` from the weighted error ε = Σ w·δ(h(a), l(a)), δ = 1 when the
-    /// signs disagree: the form the paper's equation uses (it defines ε and δ for α);
-    /// the round votes `α·t(WL(a))`.
-    Error,
-    /// Schapire–Singer's confidence-rated form `α = ½ ln((1 + r) / (1 − r))` with the
-    /// weighted correlation r = Σ w·l(a)·h(a).
-    Correlation,
-    /// Real AdaBoost's confidence-rated vote: the covered and the uncovered block each vote
-    /// `½ ln(W₊/W₋)` of their weights (smoothed), so the round votes
-    /// `c₋ + WL(a)·(c₊ − c₋)` (see [`super::adaboost`]). The default.
-    #[default]
-    Confidence,
-}
 
 /// The defaults θ = 0.7, at most 3 conjuncts, τ = 0 are the best of a small grid
 /// (θ ∈ {0.7, 0.8, 0.9}, conjuncts ∈ {2, 3, 4}, τ ∈ {0, ½}) by 10-fold accuracy on heart and

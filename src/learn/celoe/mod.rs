@@ -38,22 +38,18 @@
 //! partial solutions (`learn::search::mix_pool`). The CLI flags for each are in
 //! `docs/learners.md`.
 
+mod best_first;
 mod params;
 mod stall;
 
 pub use super::search::{MIN_VALIDATION_PER_CLASS, ValidationSplit};
 pub use params::CeloeParams;
 
-use super::search::{
-    BestSolutions, Evaluator, LengthFront, MixLimits, Mixer, OeHeuristic, SearchTree, SeenConcepts,
-    SelectableRun, budget_stop, cannot_beat, extends_conjunction, optimistic_quality,
-    report_solutions, run_selected,
-};
+use super::search::{Evaluator, LengthFront, SelectableRun, report_solutions, run_selected};
 use super::{
-    ConceptModel, Examples, FitResult, LearnError, Learner, Progress, QueryBudgeted, RunControl,
-    RunStats, Solution, Termination, TrainingSet,
+    ConceptModel, Examples, FitResult, LearnError, Learner, QueryBudgeted, RunControl, RunStats,
+    Solution, TrainingSet,
 };
-use crate::concept::{Concept, depth, length, normalize};
 use crate::oracle::{IndividualSet, MembershipOracle};
 use crate::refine::Refinement;
 
@@ -178,174 +174,16 @@ impl<'r> Celoe<'r> {
             p.noise_percentage / 100.0,
         )
         .within(among);
-        let mut tree = SearchTree::with_max_nodes(p.heuristic, p.max_nodes);
-        let mut best = BestSolutions::new(p.max_results);
-        let mut front = LengthFront::default();
-        let mut seen = SeenConcepts::default();
-        let mut tests: u64 = 0;
-        let mut refinements: u64 = 0;
-        let mut pruned_by_bound: u64 = 0;
-        let mut relaxer = p.relax_penalty_to.map(stall::StallRelaxer::new);
-        let mut mixer = Mixer::new(
-            MixLimits {
-                pool: p.mix_pool,
-                disjunctions: p.mix_disjunctions,
-                max_length: p.max_length,
-                max_depth: p.max_depth,
-                max_results: p.max_results,
-            },
-            examples.all().len(),
-        );
-        // Not worth refining: the bound is below the k-th best solution's quality.
-        let hopeless = |confusion: &crate::eval::Confusion, best: &BestSolutions| {
-            p.prune_by_bound
-                && cannot_beat(optimistic_quality(p.quality, confusion), best.threshold())
-        };
-
-        let start = normalize(&p.start);
-        seen.insert(&start);
-        let termination = match clock.exhausted(0) {
-            Some(t) => t,
-            None => match evaluator.evaluate(&start) {
-                Err(e) => budget_stop(e)?,
-                // Nothing below a start that misses too many positives can do better.
-                Ok(root) if root.too_weak => {
-                    tests += 1;
-                    Termination::Exhausted
-                }
-                Ok(root) => {
-                    tests += 1;
-                    best.offer(&start, root.quality, root.confusion);
-                    front.offer(&start, root.quality, root.confusion);
-                    tree.add(start, root.quality, None);
-                    // Per node id: its counts on the examples.
-                    let mut node_confusions = vec![root.confusion];
-                    'search: loop {
-                        if let Some(t) = clock.exhausted(tests) {
-                            break t;
-                        }
-                        if p.stop_on_perfect && best.best_quality().is_some_and(|q| q >= PERFECT) {
-                            break Termination::PerfectSolution;
-                        }
-                        let expandable = |n: &super::search::SearchNode| {
-                            (n.quality < PERFECT || n.horizontal_expansion < n.length)
-                                && p.max_length.is_none_or(|m| n.horizontal_expansion < m)
-                        };
-                        let Some(id) = tree.best_where(expandable) else {
-                            break Termination::Exhausted;
-                        };
-                        if hopeless(&node_confusions[id.0], &best) {
-                            tree.remove(id);
-                            pruned_by_bound += 1;
-                            continue;
-                        }
-                        let node = tree.node(id);
-                        let limit = node.horizontal_expansion + 1;
-                        let previous = node.horizontal_expansion;
-                        let concept = node.concept.clone();
-                        let parent_confusion = node_confusions[id.0];
-                        let refined = self.refinement.refine(&concept, limit);
-                        refinements += refined.len() as u64;
-                        tree.expanded(id, limit, refined.len());
-                        let fresh: Vec<Concept> = refined
-                            .into_iter()
-                            .filter(|r| length(r) > previous && depth(r) <= p.max_depth)
-                            .filter(|r| seen.insert(r))
-                            .collect();
-                        for chunk in fresh.chunks(p.batch_size) {
-                            if let Some(t) = clock.exhausted(tests) {
-                                break 'search t;
-                            }
-                            let take = chunk.len().min(clock.tests_left(tests) as usize);
-                            let (scored, failure) = evaluator
-                                .evaluate_batch_with_members_until(&chunk[..take], &|| {
-                                    clock.stopped().is_some()
-                                });
-                            tests += scored.len() as u64;
-                            for (c, (e, members)) in chunk.iter().zip(scored) {
-                                if e.too_weak {
-                                    continue;
-                                }
-                                front.offer(c, e.quality, e.confusion);
-                                if hopeless(&e.confusion, &best) {
-                                    pruned_by_bound += 1;
-                                    continue;
-                                }
-                                if p.skip_idle_conjuncts
-                                    && e.confusion == parent_confusion
-                                    && extends_conjunction(&concept, c)
-                                {
-                                    best.offer(c, e.quality, e.confusion);
-                                    continue;
-                                }
-                                let node = tree.add(c.clone(), e.quality, Some(id));
-                                // A reused slot (an evicted node's) is overwritten.
-                                match node_confusions.get_mut(node.0) {
-                                    Some(slot) => *slot = e.confusion,
-                                    None => node_confusions.push(e.confusion),
-                                }
-                                best.offer(c, e.quality, e.confusion);
-                                mixer.offer(c, &e, &members, examples.all());
-                            }
-                            // Mixes of the batch's concepts with the pool (see `Mixer`).
-                            mixer.settle(&evaluator, &mut front);
-                            if let Some(r) = &mut relaxer {
-                                let h = tree.heuristic();
-                                let q = best.best_quality().unwrap_or(0.0);
-                                if let Some(lower) =
-                                    r.after_batch(tests, q, h.expansion_penalty_factor)
-                                {
-                                    tree.set_heuristic(OeHeuristic {
-                                        expansion_penalty_factor: lower,
-                                        ..h
-                                    });
-                                }
-                            }
-                            clock.report(&Progress {
-                                concepts_tested: tests,
-                                best_quality: mixer.best_with(best.best_quality()),
-                                elapsed: clock.elapsed(),
-                            });
-                            if let Some(e) = failure {
-                                break 'search budget_stop(e)?;
-                            }
-                            if p.stop_on_perfect
-                                && best.best_quality().is_some_and(|q| q >= PERFECT)
-                            {
-                                break;
-                            }
-                        }
-                    }
-                }
-            },
-        };
+        let mut search = best_first::Search::new(p, self.refinement, evaluator, &clock);
+        let termination = search.run()?;
         let search_ms = clock.elapsed_ms();
         // Reporting (minimising the solutions found) gets the budget's last twentieth, which
         // the search left; what it cannot finish keeps the search's own form.
         clock.extend_deadline_for_reporting();
-        mixer.add_solutions_to(&mut best);
-        let solutions = report_solutions(oracle, &best, p.minimize, p.semantics)?;
+        search.mixer.add_solutions_to(&mut search.best);
+        let solutions = report_solutions(oracle, &search.best, p.minimize, p.semantics)?;
         let oracle_stats = RunStats::oracle_delta(stats_before, oracle.stats());
-        let mut details = serde_json::Map::new();
-        details.insert("nodes".into(), tree.added().into());
-        details.insert("nodes_evicted".into(), tree.evicted().into());
-        details.insert("refinements".into(), refinements.into());
-        // Refinements not added and nodes taken out of the tree (`nodes_removed` of them).
-        details.insert("pruned_by_bound".into(), pruned_by_bound.into());
-        details.insert("nodes_removed".into(), tree.removed().into());
-        // Mixes of pool entries scored, and kept (better than both parts).
-        mixer.add_details(&mut details);
-        if let Some(r) = &relaxer {
-            details.insert("penalty_halvings".into(), r.halvings().into());
-        }
-        details.insert(
-            "expansion_penalty".into(),
-            tree.heuristic().expansion_penalty_factor.into(),
-        );
-        details.insert(
-            "max_horizontal_expansion".into(),
-            tree.max_horizontal_expansion().into(),
-        );
+        let details = search.details();
         Ok(CeloeRun {
             model: ConceptModel {
                 quality_measure: p.quality,
@@ -353,14 +191,14 @@ impl<'r> Celoe<'r> {
                 solutions,
             },
             stats: RunStats::of_run(
-                tests,
+                search.tests,
                 &oracle_stats,
                 clock.elapsed_ms(),
                 search_ms,
                 termination,
                 details,
             ),
-            front,
+            front: search.front,
         })
     }
 }

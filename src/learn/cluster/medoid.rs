@@ -20,10 +20,34 @@
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
 
 use super::distance::Metric;
-use super::params::Sampling;
 use super::projection::{Patterns, Projections};
+
+/// How medoids of large sets are found (see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Sampling {
+    /// Up to this many distinct projection patterns in a set, the medoid is exact.
+    pub exact_limit: usize,
+    /// Above it: candidate patterns drawn (by individual, so frequent patterns are likelier).
+    pub candidates: usize,
+    /// Individuals each candidate's summed distance is first estimated against.
+    pub references: usize,
+    /// The best estimated candidates whose summed distance is then computed exactly.
+    pub finalists: usize,
+}
+
+impl Default for Sampling {
+    fn default() -> Self {
+        Sampling {
+            exact_limit: 400,
+            candidates: 64,
+            references: 256,
+            finalists: 4,
+        }
+    }
+}
 
 /// Finds medoids of sets of rows of one [`Projections`].
 pub struct Medoids<'a> {

@@ -11,8 +11,7 @@ use super::projection::Projections;
 use crate::concept::{
     Concept, Iri, Vocabulary, normalize, parse, to_manchester, to_manchester_full,
 };
-use crate::learn::document::{ModelLoader, body_json};
-use crate::learn::{LearnError, Model, Prediction};
+use crate::learn::{LearnError, Model, ModelLoader, Prediction, body_json};
 use crate::oracle::{IndividualSet, MembershipOracle, Semantics};
 
 /// A representative individual with its projections on the committee.

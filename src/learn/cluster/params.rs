@@ -7,41 +7,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::learn::LearnError;
 
-/// The projection of an unknown membership (neither `K ⊨ F(a)` nor `K ⊨ ¬F(a)`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum UnknownValue {
-    /// ½, the paper's uniform prior.
-    #[default]
-    Uniform,
-    /// The share of the training individuals provably in the feature (`|T(F)| / n`), the
-    /// paper's estimate for densely populated ontologies.
-    Prior,
-}
-
-/// How medoids of large sets are found (see [`super::medoid`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Sampling {
-    /// Up to this many distinct projection patterns in a set, the medoid is exact.
-    pub exact_limit: usize,
-    /// Above it: candidate patterns drawn (by individual, so frequent patterns are likelier).
-    pub candidates: usize,
-    /// Individuals each candidate's summed distance is first estimated against.
-    pub references: usize,
-    /// The best estimated candidates whose summed distance is then computed exactly.
-    pub finalists: usize,
-}
-
-impl Default for Sampling {
-    fn default() -> Self {
-        Sampling {
-            exact_limit: 400,
-            candidates: 64,
-            references: 256,
-            finalists: 4,
-        }
-    }
-}
+pub use super::medoid::Sampling;
+pub use super::projection::UnknownValue;
 
 /// Parameters of one run.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

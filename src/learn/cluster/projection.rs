@@ -9,10 +9,22 @@
 use std::collections::HashMap;
 
 use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
 
-use super::params::UnknownValue;
 use crate::concept::Concept;
 use crate::oracle::{IndividualId, IndividualSet, MembershipOracle, OracleError, TruthSets};
+
+/// The projection of an unknown membership (neither `K ⊨ F(a)` nor `K ⊨ ¬F(a)`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum UnknownValue {
+    /// ½, the paper's uniform prior.
+    #[default]
+    Uniform,
+    /// The share of the training individuals provably in the feature (`|T(F)| / n`), the
+    /// paper's estimate for densely populated ontologies.
+    Prior,
+}
 
 /// Projections of the training individuals (rows, in id order) on the committee.
 #[derive(Clone, Debug, PartialEq)]

@@ -3,8 +3,7 @@
 //! model says which learner found it and loads back as one.
 
 use crate::concept::{Concept, Vocabulary};
-use crate::learn::document::ModelLoader;
-use crate::learn::{ConceptModel, LearnError, Model, Prediction};
+use crate::learn::{ConceptModel, LearnError, Model, ModelLoader, Prediction};
 use crate::oracle::{IndividualSet, MembershipOracle, Semantics};
 
 /// The `algorithm` of Forest Mixing models.

@@ -10,8 +10,7 @@ use serde::{Deserialize, Serialize};
 use super::combine::{self, Combination, Combine, Decision};
 use super::rules::{Rule, RuleTable, bitset};
 use crate::concept::{Concept, Vocabulary, parse, to_manchester, to_manchester_full};
-use crate::learn::document::{ModelLoader, body_json};
-use crate::learn::{LearnError, Model, Prediction, semantics_name};
+use crate::learn::{LearnError, Model, ModelLoader, Prediction, body_json, semantics_name};
 use crate::oracle::{IndividualId, IndividualSet, MembershipOracle, Semantics};
 
 /// The algorithm name of multi-class models (`--algorithm multiclass`).

@@ -19,7 +19,7 @@ pub fn maximum_arborescence(
     root: usize,
     edges: &[Edge],
 ) -> Option<Vec<Option<usize>>> {
-    let indexed: Vec<(usize, usize, f64, usize)> = edges
+    let indexed: Vec<Indexed> = edges
         .iter()
         .enumerate()
         .filter(|(_, e)| e.from != e.to && e.to != root && e.weight.is_finite())
@@ -33,9 +33,26 @@ pub fn maximum_arborescence(
     Some(parent)
 }
 
+/// An edge of [`solve`]: `(from, to, weight, id)`.
+type Indexed = (usize, usize, f64, usize);
+
 /// Returns the ids of the chosen original edges. Edges are `(from, to, weight, id)`.
-fn solve(nodes: usize, root: usize, edges: &[(usize, usize, f64, usize)]) -> Option<Vec<usize>> {
-    // Best incoming edge per node.
+fn solve(nodes: usize, root: usize, edges: &[Indexed]) -> Option<Vec<usize>> {
+    let best = best_incoming(nodes, root, edges)?;
+    let Some(cycle) = find_cycle(nodes, root, edges, &best) else {
+        return Some(
+            (0..nodes)
+                .filter(|&v| v != root)
+                .filter_map(|v| best[v].map(|k| edges[k].3))
+                .collect(),
+        );
+    };
+    solve_contracted(nodes, root, edges, &best, &cycle)
+}
+
+/// The best incoming edge of each node but the root (an index into `edges`; ties to the
+/// lower-numbered source, then the earlier edge), or `None` when a node has none.
+fn best_incoming(nodes: usize, root: usize, edges: &[Indexed]) -> Option<Vec<Option<usize>>> {
     let mut best: Vec<Option<usize>> = vec![None; nodes];
     for (k, &(u, v, w, _)) in edges.iter().enumerate() {
         if v == root || u == v {
@@ -55,8 +72,16 @@ fn solve(nodes: usize, root: usize, edges: &[(usize, usize, f64, usize)]) -> Opt
     if (0..nodes).any(|v| v != root && best[v].is_none()) {
         return None;
     }
-    // Find a cycle among the best edges.
-    let mut cycle_of = vec![usize::MAX; nodes];
+    Some(best)
+}
+
+/// A cycle among the `best` edges (its nodes in path order), if there is one.
+fn find_cycle(
+    nodes: usize,
+    root: usize,
+    edges: &[Indexed],
+    best: &[Option<usize>],
+) -> Option<Vec<usize>> {
     let mut cycle: Option<Vec<usize>> = None;
     let mut state = vec![0u8; nodes]; // 0 new, 1 on current path, 2 done
     for start in 0..nodes {
@@ -81,16 +106,21 @@ fn solve(nodes: usize, root: usize, edges: &[(usize, usize, f64, usize)]) -> Opt
             break;
         }
     }
-    let Some(cycle) = cycle else {
-        return Some(
-            (0..nodes)
-                .filter(|&v| v != root)
-                .filter_map(|v| best[v].map(|k| edges[k].3))
-                .collect(),
-        );
-    };
+    cycle
+}
+
+/// Contracts `cycle` into one node, solves the smaller graph and expands the answer: the
+/// edge chosen into the cycle replaces the cycle's own best edge into that node.
+fn solve_contracted(
+    nodes: usize,
+    root: usize,
+    edges: &[Indexed],
+    best: &[Option<usize>],
+    cycle: &[usize],
+) -> Option<Vec<usize>> {
     // Contract the cycle into one new node; renumber the others compactly.
-    for &v in &cycle {
+    let mut cycle_of = vec![usize::MAX; nodes];
+    for &v in cycle {
         cycle_of[v] = 0;
     }
     let mut new_id = vec![0usize; nodes];
@@ -102,7 +132,7 @@ fn solve(nodes: usize, root: usize, edges: &[(usize, usize, f64, usize)]) -> Opt
         }
     }
     let c = next;
-    for &v in &cycle {
+    for &v in cycle {
         new_id[v] = c;
     }
     let in_weight = |v: usize| best[v].map_or(0.0, |k| edges[k].2);
@@ -128,7 +158,7 @@ fn solve(nodes: usize, root: usize, edges: &[(usize, usize, f64, usize)]) -> Opt
         }
         result.push(edges[e].3);
     }
-    for &v in &cycle {
+    for &v in cycle {
         if Some(v) != entered
             && let Some(k) = best[v]
         {

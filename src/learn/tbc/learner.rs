@@ -2,12 +2,12 @@
 //! reported as the run's solutions (each scored on the training examples as a classifier
 //! on its own, by F1).
 
-use super::params::{FeatureSemantics, TbcParams};
+use super::params::{TbcParams, semantics_of};
 use super::search::fit;
 use crate::learn::{
     FitResult, LearnError, Learner, QualityMeasure, RunControl, Solution, TrainingSet,
 };
-use crate::oracle::{MembershipOracle, Semantics};
+use crate::oracle::MembershipOracle;
 use crate::refine::Refinement;
 
 /// A terminological Bayesian classifier learner over a refinement operator.
@@ -24,14 +24,6 @@ impl<'r> Tbc<'r> {
 
     pub fn params(&self) -> &TbcParams {
         &self.params
-    }
-}
-
-/// The oracle semantics a feature semantics reads memberships under.
-pub fn semantics_of(s: FeatureSemantics) -> Semantics {
-    match s {
-        FeatureSemantics::Open => Semantics::Open,
-        FeatureSemantics::Closed => Semantics::Closed,
     }
 }
 

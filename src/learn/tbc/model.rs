@@ -5,11 +5,10 @@
 use serde::{Deserialize, Serialize, Serializer};
 
 use super::features::{self, Truth};
-use super::params::{FeatureSemantics, Missing, Structure};
+use super::params::{FeatureSemantics, Missing, Structure, semantics_of};
 use super::score::Fitted;
 use crate::concept::{Concept, Vocabulary, normalize, parse, to_manchester, to_manchester_full};
-use crate::learn::document::{ModelLoader, body_json};
-use crate::learn::{LearnError, Model};
+use crate::learn::{LearnError, Model, ModelLoader, body_json};
 use crate::oracle::{IndividualId, IndividualSet, MembershipOracle};
 
 fn concepts_as_text<S: Serializer>(cs: &[Concept], s: S) -> Result<S::Ok, S::Error> {
@@ -325,7 +324,7 @@ impl Model for TbcModel {
     }
 
     fn semantics(&self) -> crate::oracle::Semantics {
-        super::learner::semantics_of(self.semantics)
+        semantics_of(self.semantics)
     }
 
     /// Only the semantics it was trained with: the network's probabilities are those of

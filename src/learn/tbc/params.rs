@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::learn::LearnError;
+use crate::oracle::Semantics;
 
 /// The network shape.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -68,6 +69,14 @@ pub enum FeatureSemantics {
     Open,
     /// Closed world: covered is true, anything else false (no unknowns).
     Closed,
+}
+
+/// The oracle semantics a feature semantics reads memberships under.
+pub fn semantics_of(s: FeatureSemantics) -> Semantics {
+    match s {
+        FeatureSemantics::Open => Semantics::Open,
+        FeatureSemantics::Closed => Semantics::Closed,
+    }
 }
 
 /// Everything the learner may be told. Build with `TbcParams::default()` and adjust fields;

@@ -12,8 +12,7 @@
 
 use std::time::Duration;
 
-use super::learner::semantics_of;
-use super::params::TbcParams;
+use super::params::{TbcParams, semantics_of};
 use crate::concept::{Concept, normalize};
 use crate::learn::celoe::{Celoe, CeloeParams};
 use crate::learn::{Examples, LearnError, Progress, ProgressFn, RunControl, Termination};

@@ -26,7 +26,7 @@ use crate::learn::search::budget_stop;
 use crate::learn::{
     LearnError, Progress, QueryBudgeted, RunClock, RunControl, RunStats, Termination,
 };
-use crate::oracle::{IndividualId, IndividualSet, MembershipOracle};
+use crate::oracle::{IndividualId, IndividualSet, MembershipOracle, OracleStats};
 use crate::refine::Refinement;
 
 /// The training score of the final network.
@@ -98,7 +98,6 @@ impl Search<'_, '_> {
         current: &[Feature],
     ) -> Result<Option<(f64, Feature)>, LearnError> {
         let base = self.dataset(current);
-        let arity = features::arity(self.params.missing);
         let mut seen: BTreeSet<Concept> = current.iter().map(|(c, _)| c.clone()).collect();
         seen.insert(Concept::Top);
         let mut beam = vec![Concept::Top];
@@ -108,31 +107,7 @@ impl Search<'_, '_> {
                 self.stop = Some(t);
                 break;
             }
-            let mut candidates = Vec::new();
-            if level == 0 {
-                // Proposals are complete features: no length limit, any step may take one.
-                for p in &self.proposals {
-                    if seen.insert(p.clone()) {
-                        candidates.push(p.clone());
-                    }
-                }
-            }
-            for b in &beam {
-                for r in self
-                    .refinement
-                    .refine(b, self.max_length)
-                    .into_iter()
-                    .take(self.params.max_refinements_per_node)
-                {
-                    let r = normalize(&r);
-                    if r != Concept::Bottom
-                        && crate::concept::length(&r) <= self.max_length
-                        && seen.insert(r.clone())
-                    {
-                        candidates.push(r);
-                    }
-                }
-            }
+            let mut candidates = self.candidates(level, &beam, &mut seen);
             let room =
                 usize::try_from(self.clock.tests_left(self.tested as u64)).unwrap_or(usize::MAX);
             if candidates.len() > room {
@@ -142,34 +117,7 @@ impl Search<'_, '_> {
             if candidates.is_empty() {
                 break;
             }
-            let answers = features::columns(
-                self.oracle,
-                &candidates,
-                &self.individuals,
-                &self.among,
-                self.params.semantics,
-            );
-            // A budget running out part way through the level keeps the candidates already
-            // answered (the level's best among them still counts) and ends the run after it.
-            let mut answered = Vec::with_capacity(candidates.len());
-            let mut columns: Vec<Vec<Truth>> = Vec::with_capacity(candidates.len());
-            let mut budget: Option<Termination> = None;
-            for (c, answer) in candidates.into_iter().zip(answers) {
-                match answer {
-                    Ok(col) => {
-                        answered.push(c);
-                        columns.push(col);
-                    }
-                    Err(e) => {
-                        let t = budget_stop(e)?;
-                        budget.get_or_insert(t);
-                    }
-                }
-            }
-            if let Some(t) = budget {
-                self.stop = Some(t);
-            }
-            let candidates = answered;
+            let (candidates, columns) = self.answer(candidates)?;
             if candidates.is_empty() {
                 break;
             }
@@ -180,42 +128,137 @@ impl Search<'_, '_> {
                 best_quality: None,
                 elapsed: self.clock.elapsed(),
             });
-            let mut scored: Vec<(f64, usize)> = columns
-                .par_iter()
-                .enumerate()
-                .map(|(k, col)| {
-                    let data = base.with(features::encode_column(col, self.params.missing), arity);
-                    (self.score(&data).0, k)
-                })
-                .collect();
-            // Best first; ties by the concept's order, so runs are reproducible.
-            scored.sort_by(|a, b| {
-                b.0.total_cmp(&a.0)
-                    .then_with(|| candidates[a.1].cmp(&candidates[b.1]))
-            });
+            let scored = self.rank(&base, &candidates, &columns);
             if let Some(&(s, k)) = scored.first()
                 && best.as_ref().is_none_or(|(bs, _)| s > *bs)
             {
                 best = Some((s, (candidates[k].clone(), columns[k].clone())));
             }
-            // Candidates with the same column are the same feature to the network: the beam
-            // keeps one of each (the best-ranked), so it is not filled with synonyms.
-            let mut kept: Vec<&Vec<Truth>> = Vec::new();
-            beam = Vec::new();
-            for &(_, k) in &scored {
-                if beam.len() >= self.params.beam_width {
-                    break;
-                }
-                if !kept.contains(&&columns[k]) {
-                    kept.push(&columns[k]);
-                    beam.push(candidates[k].clone());
-                }
-            }
+            beam = self.next_beam(&scored, &candidates, &columns);
             if self.stop.is_some() {
                 break;
             }
         }
         Ok(best)
+    }
+
+    /// A level's candidates not `seen` before: the refinements of the beam within the
+    /// current length (normalised, ⊥ left out), after the proposals on the first level.
+    fn candidates(
+        &self,
+        level: usize,
+        beam: &[Concept],
+        seen: &mut BTreeSet<Concept>,
+    ) -> Vec<Concept> {
+        let mut candidates = Vec::new();
+        if level == 0 {
+            // Proposals are complete features: no length limit, any step may take one.
+            for p in &self.proposals {
+                if seen.insert(p.clone()) {
+                    candidates.push(p.clone());
+                }
+            }
+        }
+        for b in beam {
+            for r in self
+                .refinement
+                .refine(b, self.max_length)
+                .into_iter()
+                .take(self.params.max_refinements_per_node)
+            {
+                let r = normalize(&r);
+                if r != Concept::Bottom
+                    && crate::concept::length(&r) <= self.max_length
+                    && seen.insert(r.clone())
+                {
+                    candidates.push(r);
+                }
+            }
+        }
+        candidates
+    }
+
+    /// Asks the oracle for the candidates' columns: the candidates answered and their
+    /// columns. A budget running out part way through the level keeps the candidates
+    /// already answered (the level's best among them still counts) and ends the run after
+    /// it.
+    fn answer(
+        &mut self,
+        candidates: Vec<Concept>,
+    ) -> Result<(Vec<Concept>, Vec<Vec<Truth>>), LearnError> {
+        let answers = features::columns(
+            self.oracle,
+            &candidates,
+            &self.individuals,
+            &self.among,
+            self.params.semantics,
+        );
+        let mut answered = Vec::with_capacity(candidates.len());
+        let mut columns: Vec<Vec<Truth>> = Vec::with_capacity(candidates.len());
+        let mut budget: Option<Termination> = None;
+        for (c, answer) in candidates.into_iter().zip(answers) {
+            match answer {
+                Ok(col) => {
+                    answered.push(c);
+                    columns.push(col);
+                }
+                Err(e) => {
+                    let t = budget_stop(e)?;
+                    budget.get_or_insert(t);
+                }
+            }
+        }
+        if let Some(t) = budget {
+            self.stop = Some(t);
+        }
+        Ok((answered, columns))
+    }
+
+    /// Each candidate's score when added to `base`, with its index: best first, ties by the
+    /// concept's order, so runs are reproducible.
+    fn rank(
+        &self,
+        base: &Dataset,
+        candidates: &[Concept],
+        columns: &[Vec<Truth>],
+    ) -> Vec<(f64, usize)> {
+        let arity = features::arity(self.params.missing);
+        let mut scored: Vec<(f64, usize)> = columns
+            .par_iter()
+            .enumerate()
+            .map(|(k, col)| {
+                let data = base.with(features::encode_column(col, self.params.missing), arity);
+                (self.score(&data).0, k)
+            })
+            .collect();
+        scored.sort_by(|a, b| {
+            b.0.total_cmp(&a.0)
+                .then_with(|| candidates[a.1].cmp(&candidates[b.1]))
+        });
+        scored
+    }
+
+    /// The next level's beam: the `beam_width` best-ranked candidates. Candidates with the
+    /// same column are the same feature to the network: the beam keeps one of each (the
+    /// best-ranked), so it is not filled with synonyms.
+    fn next_beam(
+        &self,
+        scored: &[(f64, usize)],
+        candidates: &[Concept],
+        columns: &[Vec<Truth>],
+    ) -> Vec<Concept> {
+        let mut kept: Vec<&Vec<Truth>> = Vec::new();
+        let mut beam = Vec::new();
+        for &(_, k) in scored {
+            if beam.len() >= self.params.beam_width {
+                break;
+            }
+            if !kept.contains(&&columns[k]) {
+                kept.push(&columns[k]);
+                beam.push(candidates[k].clone());
+            }
+        }
+        beam
     }
 
     /// `Remove` of Alg. 2: the best network without 1..=`max` of the current features.
@@ -340,118 +383,168 @@ fn fit_on(
         proposals: proposals.concepts.clone(),
         tests_before: proposals.tests,
     };
-    let mut widenings = 0;
-    let mut current: Vec<Feature> = Vec::new();
-    let (mut current_score, _) = learner.score(&learner.dataset(&current));
-    let (mut additions, mut removals) = (0, 0);
-    let max_removals = params.selection.max_removals();
-    let termination = loop {
-        if let Some(t) = learner.stopped() {
-            break t;
-        }
-        let extension = if current.len() < params.max_features {
-            learner.best_extension(&current)?
-        } else {
-            None
-        };
-        let removal = if max_removals > 0 && !current.is_empty() {
-            learner.best_removal(&current, max_removals)
-        } else {
-            None
-        };
-        // Removal wins ties (a smaller network at the same score).
+    let (selection, termination) = learner.select()?;
+    Ok(learner.finish(selection, termination, &proposals, before))
+}
+
+/// The features chosen so far and how the selection got there.
+struct Selection {
+    current: Vec<Feature>,
+    score: f64,
+    additions: usize,
+    removals: usize,
+    widenings: usize,
+}
+
+impl Selection {
+    /// Takes the better of the best extension and the best removal (removal wins ties: a
+    /// smaller network at the same score) if it beats the current score; whether it did.
+    fn improve(
+        &mut self,
+        extension: Option<(f64, Feature)>,
+        removal: Option<(f64, Vec<usize>)>,
+    ) -> bool {
         let take_removal = match (&extension, &removal) {
             (_, None) => false,
             (None, Some(_)) => true,
             (Some((es, _)), Some((rs, _))) => rs >= es,
         };
-        let improved = if take_removal {
+        if take_removal {
             match removal {
-                Some((s, keep)) if s > current_score => {
-                    current = keep.into_iter().map(|i| current[i].clone()).collect();
-                    current_score = s;
-                    removals += 1;
+                Some((s, keep)) if s > self.score => {
+                    self.current = keep.into_iter().map(|i| self.current[i].clone()).collect();
+                    self.score = s;
+                    self.removals += 1;
                     true
                 }
                 _ => false,
             }
         } else {
             match extension {
-                Some((s, feature)) if s > current_score => {
-                    current.push(feature);
-                    current_score = s;
-                    additions += 1;
+                Some((s, feature)) if s > self.score => {
+                    self.current.push(feature);
+                    self.score = s;
+                    self.additions += 1;
                     true
                 }
                 _ => false,
             }
-        };
-        if let Some(stop) = learner.stop {
-            break stop;
         }
-        if let Some(t) = learner.stopped() {
-            break t;
-        }
-        if !improved && current.len() < params.max_features && learner.max_length < params.widen_to
-        {
-            // Nothing within the current length helps: look one step further.
-            learner.max_length += 1;
-            learner.depth = learner.depth.max(learner.max_length);
-            widenings += 1;
-            continue;
-        }
-        if !improved {
-            break if current.len() >= params.max_features {
-                Termination::FeatureCap
-            } else {
-                Termination::NoImprovement
-            };
-        }
-    };
-    let proposal_ms = u64::try_from(proposals.elapsed.as_millis()).unwrap_or(u64::MAX);
-    let search_ms = clock.elapsed_ms().saturating_add(proposal_ms);
-    let data = learner.dataset(&current);
-    let (fitted, report) = build::fit(&data, params);
-    let cll = score::conditional_log_likelihood(&fitted, &data);
-    let parameters = fitted.parameter_count();
-    let o = RunStats::oracle_delta(before, oracle.stats());
-    let mut details = serde_json::Map::new();
-    details.insert("features_tested".into(), learner.tested.into());
-    details.insert("additions".into(), additions.into());
-    details.insert("removals".into(), removals.into());
-    details.insert("widenings".into(), widenings.into());
-    details.insert("max_feature_length".into(), learner.max_length.into());
-    if let Some(r) = report {
-        details.insert("em_iterations".into(), r.iterations.into());
     }
-    let features: Vec<Concept> = current.into_iter().map(|(c, _)| c).collect();
-    details.insert("proposals".into(), proposal_details(&proposals, &features));
-    // Everything scored: the beam's candidates and the proposal run's concepts.
-    let tested = (learner.tested as u64).saturating_add(proposals.tests);
-    let model = TbcModel {
-        features,
-        structure: params.structure,
-        missing: params.missing,
-        semantics: params.semantics,
-        fitted,
-    };
-    Ok(TbcRun {
-        model,
-        score: TrainingScore {
-            cll,
-            bic: cll - score::bic_penalty(data.len(), parameters),
-            parameters,
-            individuals: data.len(),
-        },
-        stats: RunStats::of_run(
-            tested,
-            &o,
-            clock.elapsed_ms().saturating_add(proposal_ms),
-            search_ms,
-            termination,
-            details,
-        ),
-    })
+}
+
+impl Search<'_, '_> {
+    /// Alg. 2, FSBE(max): adds the best extension or drops the best removal while that
+    /// improves the score, widening the feature search by one length when nothing within
+    /// the current one helps; the selection and why it ended.
+    fn select(&mut self) -> Result<(Selection, Termination), LearnError> {
+        let params = self.params;
+        let (score, _) = self.score(&self.dataset(&[]));
+        let mut s = Selection {
+            current: Vec::new(),
+            score,
+            additions: 0,
+            removals: 0,
+            widenings: 0,
+        };
+        let max_removals = params.selection.max_removals();
+        let termination = loop {
+            if let Some(t) = self.stopped() {
+                break t;
+            }
+            let extension = if s.current.len() < params.max_features {
+                self.best_extension(&s.current)?
+            } else {
+                None
+            };
+            let removal = if max_removals > 0 && !s.current.is_empty() {
+                self.best_removal(&s.current, max_removals)
+            } else {
+                None
+            };
+            let improved = s.improve(extension, removal);
+            if let Some(stop) = self.stop {
+                break stop;
+            }
+            if let Some(t) = self.stopped() {
+                break t;
+            }
+            if !improved
+                && s.current.len() < params.max_features
+                && self.max_length < params.widen_to
+            {
+                // Nothing within the current length helps: look one step further.
+                self.max_length += 1;
+                self.depth = self.depth.max(self.max_length);
+                s.widenings += 1;
+                continue;
+            }
+            if !improved {
+                break if s.current.len() >= params.max_features {
+                    Termination::FeatureCap
+                } else {
+                    Termination::NoImprovement
+                };
+            }
+        };
+        Ok((s, termination))
+    }
+
+    /// The run: the network fitted on the selected features, its training score and the
+    /// statistics (the proposal run's time and tests included).
+    fn finish(
+        self,
+        selection: Selection,
+        termination: Termination,
+        proposals: &Proposals,
+        before: OracleStats,
+    ) -> TbcRun {
+        let params = self.params;
+        let proposal_ms = u64::try_from(proposals.elapsed.as_millis()).unwrap_or(u64::MAX);
+        let search_ms = self.clock.elapsed_ms().saturating_add(proposal_ms);
+        let data = self.dataset(&selection.current);
+        let (fitted, report) = build::fit(&data, params);
+        let cll = score::conditional_log_likelihood(&fitted, &data);
+        let parameters = fitted.parameter_count();
+        let o = RunStats::oracle_delta(before, self.oracle.stats());
+        let mut details = serde_json::Map::new();
+        details.insert("features_tested".into(), self.tested.into());
+        details.insert("additions".into(), selection.additions.into());
+        details.insert("removals".into(), selection.removals.into());
+        details.insert("widenings".into(), selection.widenings.into());
+        details.insert("max_feature_length".into(), self.max_length.into());
+        if let Some(r) = report {
+            details.insert("em_iterations".into(), r.iterations.into());
+        }
+        let features: Vec<Concept> = selection.current.into_iter().map(|(c, _)| c).collect();
+        details.insert("proposals".into(), proposal_details(proposals, &features));
+        // Everything scored: the beam's candidates and the proposal run's concepts.
+        let tested = (self.tested as u64).saturating_add(proposals.tests);
+        let model = TbcModel {
+            features,
+            structure: params.structure,
+            missing: params.missing,
+            semantics: params.semantics,
+            fitted,
+        };
+        TbcRun {
+            model,
+            score: TrainingScore {
+                cll,
+                bic: cll - score::bic_penalty(data.len(), parameters),
+                parameters,
+                individuals: data.len(),
+            },
+            stats: RunStats::of_run(
+                tested,
+                &o,
+                self.clock.elapsed_ms().saturating_add(proposal_ms),
+                search_ms,
+                termination,
+                details,
+            ),
+        }
+    }
 }
 
 /// `stats.details.proposals`: how many candidates the CELOE run offered, how many of the

@@ -15,9 +15,10 @@ use rayon::prelude::*;
 use spargebra::term::GroundTerm;
 
 use super::edges::UniverseEdges;
-use super::load::{Usage, is_vocabulary};
+use super::load::Usage;
 use super::model::{BooleanStats, NumericStats, Signature};
 use super::values::UniverseValues;
+use super::{ground, is_vocabulary};
 use crate::concept::Iri;
 use crate::oracle::OracleError;
 use crate::oracle::backend::{SolutionTable, SparqlBackend};
@@ -44,7 +45,7 @@ fn fetch_triples(
     backend: &dyn SparqlBackend,
     nodes: &BTreeSet<Iri>,
 ) -> Result<Vec<SolutionTable>, OracleError> {
-    let nodes: Vec<GroundTerm> = nodes.iter().map(super::scope::ground).collect();
+    let nodes: Vec<GroundTerm> = nodes.iter().map(ground).collect();
     let target = backend.row_cap().map(|cap| (cap / 2).max(1));
     let mut size = if target.is_some() {
         FIRST_CHUNK

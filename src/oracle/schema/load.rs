@@ -9,23 +9,11 @@ use super::answers::SchemaAnswers;
 use super::model::{
     BooleanStats, DataPropertyInfo, NumericStats, ObjectPropertyInfo, ScopeReport, Signature,
 };
-use super::scope::{IndividualScope, Neighbourhood};
+use super::{OWL, is_vocabulary};
 use crate::concept::Iri;
 use crate::oracle::OracleError;
 use crate::oracle::backend::{SolutionTable, SparqlBackend};
 use crate::oracle::sparql::{fill_values, fixed_query};
-
-const OWL: &str = "http://www.w3.org/2002/07/owl#";
-const RDF: &str = "http://www.w3.org/1999/02/22-rdf-syntax-ns#";
-const RDFS: &str = "http://www.w3.org/2000/01/rdf-schema#";
-const XSD: &str = "http://www.w3.org/2001/XMLSchema#";
-
-/// IRIs of the RDF, RDFS, OWL and XSD vocabularies are schema (XSD facets such as
-/// `xsd:minInclusive` are predicates of datatype restrictions), never classes, properties or
-/// individuals of the KB.
-pub(crate) fn is_vocabulary(iri: &str) -> bool {
-    iri.starts_with(OWL) || iri.starts_with(RDF) || iri.starts_with(RDFS) || iri.starts_with(XSD)
-}
 
 pub(super) fn run(backend: &dyn SparqlBackend, name: &str) -> Result<SolutionTable, OracleError> {
     backend.select(&fixed_query(name)?)
@@ -61,41 +49,8 @@ pub(super) fn iri_pairs(table: &SolutionTable, a: &str, b: &str) -> Vec<(Iri, Ir
         .collect()
 }
 
-/// Loads the whole signature over the active domain: a dozen queries, each run once.
-pub fn load_signature(backend: &dyn SparqlBackend) -> Result<Signature, OracleError> {
-    load_signature_in(backend, &IndividualScope::ActiveDomain)
-}
-
-/// Loads the signature with the individuals of `scope` as its universe. Under a
-/// neighbourhood scope no query reads more of the ABox than the scope's individuals (see
-/// [`super::scope`]).
-pub fn load_signature_in(
-    backend: &dyn SparqlBackend,
-    scope: &IndividualScope,
-) -> Result<Signature, OracleError> {
-    load_signature_with(backend, scope, &SchemaAnswers::load(backend)?)
-}
-
-/// [`load_signature_in`] with the schema queries' answers already at hand (read earlier, or
-/// from a signature cache): only the queries over individuals are sent.
-pub fn load_signature_with(
-    backend: &dyn SparqlBackend,
-    scope: &IndividualScope,
-    schema: &SchemaAnswers,
-) -> Result<Signature, OracleError> {
-    match scope {
-        IndividualScope::ActiveDomain => load_active_domain(backend, schema),
-        IndividualScope::Schema => {
-            let mut sig =
-                super::scope::load_neighbourhood(backend, schema, &Neighbourhood::of([]))?;
-            sig.scope = ScopeReport::schema();
-            Ok(sig)
-        }
-        IndividualScope::Neighbourhood(n) => super::scope::load_neighbourhood(backend, schema, n),
-    }
-}
-
-fn load_active_domain(
+/// The signature over the active domain (every individual of the store).
+pub(super) fn load_active_domain(
     backend: &dyn SparqlBackend,
     schema: &SchemaAnswers,
 ) -> Result<Signature, OracleError> {

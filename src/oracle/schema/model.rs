@@ -211,7 +211,7 @@ impl Signature {
     /// are never individuals, even where they appear in role assertions), nor one of
     /// oxilearn's own resources (`urn:oxilearn:…`: models, runs, predictions, staging).
     pub fn may_be_individual(&self, iri: &Iri) -> bool {
-        !super::load::is_vocabulary(iri.as_str())
+        !super::is_vocabulary(iri.as_str())
             && !iri.as_str().starts_with(crate::vocab::OWN_PREFIX)
             && !self.classes.contains(iri)
             && !self.object_properties.contains_key(iri)

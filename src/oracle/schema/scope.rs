@@ -22,7 +22,6 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use oxigraph::model::NamedNode;
 use rayon::prelude::*;
 use spargebra::Query;
 use spargebra::term::GroundTerm;
@@ -35,6 +34,7 @@ use super::load::{
 };
 use super::model::{ScopeKind, ScopeReport, Signature};
 use super::typings::AssertedTypes;
+use super::{ground, is_vocabulary};
 use crate::concept::Iri;
 use crate::oracle::OracleError;
 use crate::oracle::backend::{SolutionTable, SparqlBackend};
@@ -231,7 +231,7 @@ fn walk(
         }
         let mut next = BTreeSet::new();
         for (p, y) in edges {
-            if declarations.never_a_role(&p) || super::load::is_vocabulary(y.as_str()) {
+            if declarations.never_a_role(&p) || is_vocabulary(y.as_str()) {
                 continue;
             }
             if let Some(preds) = reached_by.get_mut(&y) {
@@ -260,10 +260,6 @@ fn walk(
         seeds_found,
         truncated,
     })
-}
-
-pub(super) fn ground(iri: &Iri) -> GroundTerm {
-    GroundTerm::NamedNode(NamedNode::new_unchecked(iri.as_str()))
 }
 
 /// The IRIs as `VALUES` chunks, in order.
