@@ -2,7 +2,6 @@
 //! their counts and the run's statistics, as text or as one JSON document (an array over
 //! problems). `--save-model` writes the fitted model as a versioned JSON document.
 
-
 use anyhow::{Context, bail};
 use serde::Serialize;
 
