@@ -13,22 +13,33 @@ pub(crate) fn sniff(text: &str) -> Option<KbFormat> {
         return Some(KbFormat::DlLearnerKb);
     }
     let body = skip_hash_comments(text);
-    let first = body.chars().next()?;
-    if first == '<' {
-        if is_xml_start(body) {
-            return xml_root(body).map(|(prefix, local, tag)| {
-                if local == "Ontology" && (prefix.is_empty() || tag.contains("ontologyIRI")) {
-                    KbFormat::OwlXml
-                } else {
-                    KbFormat::RdfXml
-                }
-            });
+    if body.starts_with('<') {
+        markup_or_iri(body)
+    } else if body.starts_with("_:") {
+        Some(line_based(body))
+    } else {
+        by_first_word(body)
+    }
+}
+
+/// A body starting with `<`: XML (OWL/XML or RDF/XML by the root element) or an IRI.
+fn markup_or_iri(body: &str) -> Option<KbFormat> {
+    if !is_xml_start(body) {
+        return Some(line_based(body));
+    }
+    xml_root(body).map(|(prefix, local, tag)| {
+        if local == "Ontology" && (prefix.is_empty() || tag.contains("ontologyIRI")) {
+            KbFormat::OwlXml
+        } else {
+            KbFormat::RdfXml
         }
-        return Some(line_based(body));
-    }
-    if body.starts_with("_:") {
-        return Some(line_based(body));
-    }
+    })
+}
+
+/// By the first word and what follows it (`Prefix(`, `Class:`, `@prefix`, `GRAPH`) or the
+/// first character (`{` TriG, `[` Turtle).
+fn by_first_word(body: &str) -> Option<KbFormat> {
+    let first = body.chars().next()?;
     let word: String = body
         .chars()
         .take_while(|c| c.is_ascii_alphabetic() || *c == '@')
@@ -44,8 +55,8 @@ pub(crate) fn sniff(text: &str) -> Option<KbFormat> {
             Some(KbFormat::Turtle)
         }
         (w, _) if w.eq_ignore_ascii_case("graph") => Some(KbFormat::TriG),
-        _ if first == '{' => Some(KbFormat::TriG),
-        _ if first == '[' => Some(KbFormat::Turtle),
+        _ if body.starts_with("{") => Some(KbFormat::TriG),
+        _ if body.starts_with("[") => Some(KbFormat::Turtle),
         // A prefixed name as subject: `ex:a a ex:B .`
         _ if first.is_alphabetic() && body.split_whitespace().next()?.contains(':') => {
             Some(KbFormat::Turtle)

@@ -12,7 +12,9 @@
 //! by the old dialect); a set may also be written without `=` (`key { … }`).
 //! Errors give the 1-based line and column (in characters).
 
+use std::iter::Peekable;
 use std::path::Path;
+use std::str::Chars;
 
 use super::ProblemError;
 
@@ -86,63 +88,16 @@ enum Tok {
 /// A token with its 1-based line and column.
 type Located = (Tok, usize, usize);
 
+/// `{`, which opens a `{set}`: the one value that may follow a key without `=`.
+const SET_OPEN: char = '{';
+
 /// Parses a `.conf` file of either dialect.
 pub(crate) fn parse(path: &Path, text: &str) -> Result<ConfFile, ProblemError> {
-    let toks = lex(path, text)?;
+    let toks = Lexer::new(path, text).run()?;
     let mut p = Parser { path, toks, pos: 0 };
     let mut out = ConfFile::default();
     while p.pos < p.toks.len() {
-        let (tok, line, col) = p.next_tok("a statement")?;
-        let Tok::Word(key) = tok else {
-            return Err(p.err(
-                line,
-                col,
-                format!(
-                    "expected a statement such as lp.positiveExamples = {{…}}, import(\"…\") \
-                     or +\"example\", found {}",
-                    show(&tok)
-                ),
-            ));
-        };
-        if let Some(sign) = key.chars().next().filter(|c| matches!(c, '+' | '-')) {
-            out.examples.push(p.example(sign == '+', &key, line, col)?);
-        } else {
-            match p.peek() {
-                Some((Tok::Punct('='), ..)) => {
-                    p.pos += 1;
-                    let value = p.value()?;
-                    out.statements.push((key, value));
-                }
-                Some((Tok::Punct('{'), ..)) => {
-                    let value = p.value()?;
-                    out.statements.push((key, value));
-                }
-                Some((Tok::Punct('('), l, _)) => {
-                    let l = *l;
-                    p.pos += 1;
-                    let args = p.items(')')?;
-                    out.calls.push(Call {
-                        name: key,
-                        args,
-                        line: l,
-                    });
-                }
-                Some((t, l, c)) => {
-                    return Err(p.err(
-                        *l,
-                        *c,
-                        format!("expected '=' or '(' after {key}, found {}", show(t)),
-                    ));
-                }
-                None => {
-                    return Err(p.err(
-                        line,
-                        col,
-                        format!("unexpected end of file after {key}, expected '=' or '('"),
-                    ));
-                }
-            }
-        }
+        p.statement(&mut out)?;
         // Statements may be ended by an optional ';'.
         if matches!(p.peek(), Some((Tok::Punct(';'), ..))) {
             p.pos += 1;
@@ -190,6 +145,74 @@ impl Parser<'_> {
         })?;
         self.pos += 1;
         Ok(t)
+    }
+
+    /// One statement: an example line, an assignment or a call.
+    fn statement(&mut self, out: &mut ConfFile) -> Result<(), ProblemError> {
+        let (tok, line, col) = self.next_tok("a statement")?;
+        let Tok::Word(key) = tok else {
+            return Err(self.err(
+                line,
+                col,
+                format!(
+                    "expected a statement such as lp.positiveExamples = {{…}}, import(\"…\") \
+                     or +\"example\", found {}",
+                    show(&tok)
+                ),
+            ));
+        };
+        if let Some(sign) = key.chars().next().filter(|c| matches!(c, '+' | '-')) {
+            out.examples
+                .push(self.example(sign == '+', &key, line, col)?);
+            return Ok(());
+        }
+        self.keyed(key, line, col, out)
+    }
+
+    /// What follows a statement's key (at `line`, `col`): `= value`, `{set}` or `(args)`.
+    fn keyed(
+        &mut self,
+        key: String,
+        line: usize,
+        col: usize,
+        out: &mut ConfFile,
+    ) -> Result<(), ProblemError> {
+        match self.peek() {
+            Some((Tok::Punct('='), ..)) => {
+                self.pos += 1;
+                let value = self.value()?;
+                out.statements.push((key, value));
+            }
+            Some((Tok::Punct(SET_OPEN), ..)) => {
+                let value = self.value()?;
+                out.statements.push((key, value));
+            }
+            Some((Tok::Punct('('), l, _)) => {
+                let l = *l;
+                self.pos += 1;
+                let args = self.items(')')?;
+                out.calls.push(Call {
+                    name: key,
+                    args,
+                    line: l,
+                });
+            }
+            Some((t, l, c)) => {
+                return Err(self.err(
+                    *l,
+                    *c,
+                    format!("expected '=' or '(' after {key}, found {}", show(t)),
+                ));
+            }
+            None => {
+                return Err(self.err(
+                    line,
+                    col,
+                    format!("unexpected end of file after {key}, expected '=' or '('"),
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// `+name`, `+ name` or `+"IRI"` (the sign already read as part of `word`).
@@ -269,99 +292,109 @@ impl Parser<'_> {
     }
 }
 
-fn lex(path: &Path, text: &str) -> Result<Vec<Located>, ProblemError> {
-    let err = |line: usize, column: usize, message: String| ProblemError::Syntax {
-        path: path.to_owned(),
-        line: Some(line),
-        column: Some(column),
-        message,
-    };
-    let mut toks = Vec::new();
-    let mut line = 1;
-    let mut col = 0;
-    let mut chars = text.chars().peekable();
-    // Every character read goes through `bump`, which keeps line and column.
-    let bump = |c: char, line: &mut usize, col: &mut usize| {
-        if c == '\n' {
-            *line += 1;
-            *col = 0;
-        } else {
-            *col += 1;
-        }
-    };
-    while let Some(c) = chars.next() {
-        bump(c, &mut line, &mut col);
-        let (start_line, start_col) = (line, col);
-        match c {
-            c if c.is_whitespace() => {}
-            '/' if chars.peek() == Some(&'/') => {
-                while let Some(c) = chars.next_if(|c| *c != '\n') {
-                    bump(c, &mut line, &mut col);
-                }
-            }
-            '/' if chars.peek() == Some(&'*') => {
-                let mut prev = ' ';
-                let mut closed = false;
-                if let Some(c) = chars.next() {
-                    bump(c, &mut line, &mut col);
-                }
-                for c in chars.by_ref() {
-                    bump(c, &mut line, &mut col);
-                    if prev == '*' && c == '/' {
-                        closed = true;
-                        break;
-                    }
-                    prev = c;
-                }
-                if !closed {
-                    return Err(err(start_line, start_col, "unterminated /* comment".into()));
-                }
-            }
-            '"' => {
-                let mut s = String::new();
-                let mut closed = false;
-                while let Some(c) = chars.next() {
-                    bump(c, &mut line, &mut col);
-                    match c {
-                        '"' => {
-                            closed = true;
-                            break;
-                        }
-                        '\\' => {
-                            if let Some(e) = chars.next() {
-                                bump(e, &mut line, &mut col);
-                                s.push(e);
-                            }
-                        }
-                        c => s.push(c),
-                    }
-                }
-                if !closed {
-                    return Err(err(start_line, start_col, "unterminated string".into()));
-                }
-                toks.push((Tok::Str(s), start_line, start_col));
-            }
-            '=' | '{' | '}' | '[' | ']' | '(' | ')' | ',' | ';' => {
-                toks.push((Tok::Punct(c), start_line, start_col));
-            }
-            c if is_word(c) => {
-                let mut w = String::from(c);
-                while let Some(n) = chars.next_if(|n| is_word(*n)) {
-                    bump(n, &mut line, &mut col);
-                    w.push(n);
-                }
-                toks.push((Tok::Word(w), start_line, start_col));
-            }
-            c => {
-                return Err(err(
-                    start_line,
-                    start_col,
-                    format!("unexpected character {c:?}"),
-                ));
-            }
+/// Turns the text into tokens, keeping each token's 1-based line and column.
+struct Lexer<'a> {
+    path: &'a Path,
+    chars: Peekable<Chars<'a>>,
+    line: usize,
+    col: usize,
+}
+
+impl<'a> Lexer<'a> {
+    fn new(path: &'a Path, text: &'a str) -> Self {
+        Lexer {
+            path,
+            chars: text.chars().peekable(),
+            line: 1,
+            col: 0,
         }
     }
-    Ok(toks)
+
+    fn err(&self, line: usize, column: usize, message: String) -> ProblemError {
+        ProblemError::Syntax {
+            path: self.path.to_owned(),
+            line: Some(line),
+            column: Some(column),
+            message,
+        }
+    }
+
+    /// Every character read goes through `bump`, which keeps line and column.
+    fn bump(&mut self, c: char) -> char {
+        if c == '\n' {
+            self.line += 1;
+            self.col = 0;
+        } else {
+            self.col += 1;
+        }
+        c
+    }
+
+    fn next(&mut self) -> Option<char> {
+        let c = self.chars.next()?;
+        Some(self.bump(c))
+    }
+
+    fn next_if(&mut self, pred: impl FnOnce(&char) -> bool) -> Option<char> {
+        let c = self.chars.next_if(pred)?;
+        Some(self.bump(c))
+    }
+
+    fn run(mut self) -> Result<Vec<Located>, ProblemError> {
+        let mut toks = Vec::new();
+        while let Some(c) = self.next() {
+            let (line, col) = (self.line, self.col);
+            let tok = match c {
+                c if c.is_whitespace() => None,
+                '/' if self.chars.peek() == Some(&'/') => {
+                    while self.next_if(|c| *c != '\n').is_some() {}
+                    None
+                }
+                '/' if self.chars.peek() == Some(&'*') => self.block_comment(line, col)?,
+                '"' => Some(self.string(line, col)?),
+                '=' | '{' | '}' | '[' | ']' | '(' | ')' | ',' | ';' => Some(Tok::Punct(c)),
+                c if is_word(c) => Some(self.word(c)),
+                c => return Err(self.err(line, col, format!("unexpected character {c:?}"))),
+            };
+            toks.extend(tok.map(|t| (t, line, col)));
+        }
+        Ok(toks)
+    }
+
+    /// The rest of a `/* … */` comment that starts at `line`, `col`; no token.
+    fn block_comment(&mut self, line: usize, col: usize) -> Result<Option<Tok>, ProblemError> {
+        self.next();
+        let mut prev = ' ';
+        while let Some(c) = self.next() {
+            if prev == '*' && c == '/' {
+                return Ok(None);
+            }
+            prev = c;
+        }
+        Err(self.err(line, col, "unterminated /* comment".into()))
+    }
+
+    /// The rest of a `"…"` string that starts at `line`, `col`; `\x` stands for `x`.
+    fn string(&mut self, line: usize, col: usize) -> Result<Tok, ProblemError> {
+        let mut s = String::new();
+        while let Some(c) = self.next() {
+            match c {
+                '"' => return Ok(Tok::Str(s)),
+                '\\' => s.extend(self.next()),
+                c => s.push(c),
+            }
+        }
+        Err(self.err(line, col, "unterminated string".into()))
+    }
+
+    /// A bare word starting with `first`.
+    fn word(&mut self, first: char) -> Tok {
+        let mut w = String::from(first);
+        while let Some(n) = self.next_if(|n| is_word(*n)) {
+            w.push(n);
+        }
+        Tok::Word(w)
+    }
 }
 
 fn is_word(c: char) -> bool {
