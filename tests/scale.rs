@@ -226,3 +226,80 @@ fn the_copies_are_disjoint_images_and_copy_zero_is_the_original() {
     }
     let _ = std::fs::remove_file(ten);
 }
+
+/// `bench scale` applies models at every k (issue 28 item 8): on the bundled family
+/// fixture at k = 1 and 2 in the embedded store, `predict --scope Person` of a TBC model and
+/// `enrich` of `Male` give twice the k = 1 members (predict: exactly the two copies of each),
+/// and enrich's replace-mode rerun writes the same dataset.
+#[test]
+fn bench_scale_applies_models_k_times() {
+    let dir =
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("scale-apply-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    let out = dir.join("out.json");
+    let out_md = dir.join("out.md");
+    let s = |p: &Path| p.to_str().expect("UTF-8 path").to_owned();
+    let args = [
+        "bench",
+        "scale",
+        "--kb",
+        "fixtures/family/family.ttl",
+        "--problems",
+        "fixtures/family/problems.json",
+        "--problem",
+        "Father",
+        "--k",
+        "1,2",
+        "--backends",
+        "embedded",
+        "--max-tests",
+        "100",
+        "--predict-tests",
+        "300",
+        "--enrich-concept",
+        "Male",
+        "--predict-scope",
+        "Person",
+        "--scale-dir",
+        &s(&dir),
+        "--out-json",
+        &s(&out),
+        "--out-md",
+        &s(&out_md),
+    ];
+    let run = common::cli_run::oxilearn(&args);
+    assert!(
+        run.status.success(),
+        "bench scale failed: {}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let json: Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).expect("--out-json")).expect("JSON");
+    let rows = json.as_array().expect("an array of runs");
+    assert_eq!(rows.len(), 2, "k = 1 and k = 2, embedded");
+    let applied = |k: u64| -> Vec<Value> {
+        rows.iter().find(|r| r["k"] == k).expect("a row per k")["apply"]
+            .as_array()
+            .expect("apply rows")
+            .clone()
+    };
+    let (one, two) = (applied(1), applied(2));
+    assert_eq!(one.len(), 2, "predict and one enrich: {one:?}");
+    for (a, b) in one.iter().zip(&two) {
+        assert!(a["error"].is_null() && b["error"].is_null(), "{a} {b}");
+        assert_eq!(a["command"], b["command"]);
+        let members = a["members"].as_u64().unwrap();
+        assert!(members > 0, "{a}");
+        assert_eq!(b["members"].as_u64().unwrap(), 2 * members, "{b}");
+        assert_eq!(b["k_times_k1"], true, "{b}");
+    }
+    let predict = &two[0];
+    assert_eq!(predict["command"], "predict");
+    assert_eq!(predict["copies_of_k1"], true, "{predict}");
+    let enrich = &two[1];
+    assert_eq!(enrich["command"], "enrich");
+    assert_eq!(enrich["rerun_identical"], true, "{enrich}");
+    let md = std::fs::read_to_string(&out_md).expect("--out-md");
+    assert!(md.contains("Applying models"), "{md}");
+    let _ = std::fs::remove_dir_all(dir);
+}

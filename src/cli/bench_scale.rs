@@ -7,7 +7,15 @@
 //! second, queries per test, peak RSS, and whether the best solution is unchanged. Over an
 //! endpoint the run is made twice: with a cold signature cache (`--refresh-signature`), then
 //! with it fresh (the cache lives in `<scale-dir>/signature-cache`).
+//!
+//! Then each backend applies models (issue 28 item 8, see [`apply`]): `predict --scope` of a
+//! TBC model trained at k = 1, and `enrich` of each `--enrich-concept`, twice (the second
+//! run in replace mode must leave the graph identical): into a dataset file for the
+//! embedded store, through the update endpoint into a named graph for the servers (the
+//! Oxigraph store is then served writable from a copy, removed afterwards). The counts must
+//! be k times those of k = 1.
 
+mod apply;
 mod child;
 mod servers;
 
@@ -56,12 +64,38 @@ pub struct BenchScaleArgs {
     #[arg(long, value_name = "DIR", default_value = "target/scale")]
     pub scale_dir: PathBuf,
     /// First port of the servers this benchmark starts (Oxigraph; Virtuoso HTTP and SQL
-    /// use the next two).
+    /// use the next two, the writable Oxigraph `enrich` writes to the third).
     #[arg(long, value_name = "PORT", default_value_t = 17933)]
     pub port: u16,
     /// Kill a learner child after this many seconds.
     #[arg(long, value_name = "SECS", default_value_t = 1800)]
     pub child_timeout: u64,
+    /// Class expressions applied by `enrich` at every k and backend (repeatable; the
+    /// defaults are carcinogenesis's: 39 and 3,632 members at k = 1).
+    #[arg(
+        long,
+        value_name = "EXPR",
+        default_values_t = [
+            "Compound and hasStructure some Nitro".to_owned(),
+            "Hydrogen-3".to_owned(),
+        ]
+    )]
+    pub enrich_concept: Vec<String>,
+    /// `predict --scope EXPR` of the scored model at every k and backend (carcinogenesis's
+    /// compounds by default).
+    #[arg(long, value_name = "EXPR", default_value = "Compound")]
+    pub predict_scope: String,
+    /// The scored model `predict` applies (default: TBC trained on the k = 1 problem with
+    /// `--predict-tests`, saved in the scale directory).
+    #[arg(long, value_name = "FILE")]
+    pub predict_model: Option<PathBuf>,
+    /// Test budget of the TBC model trained for `predict` (carcinogenesis: 167 of the 340
+    /// compounds predicted at k = 1 with 10,000).
+    #[arg(long, value_name = "N", default_value_t = 10_000)]
+    pub predict_tests: u64,
+    /// Learning only: apply no models.
+    #[arg(long)]
+    pub no_apply: bool,
     /// Write the tables as markdown here.
     #[arg(long, value_name = "FILE")]
     pub out_md: Option<PathBuf>,
@@ -86,7 +120,7 @@ pub enum Backend {
 }
 
 impl Backend {
-    fn name(self) -> &'static str {
+    pub(super) fn name(self) -> &'static str {
         match self {
             Self::Embedded => "embedded",
             Self::Oxigraph => "oxigraph",
@@ -124,6 +158,8 @@ struct Measure {
     same_as_k1: Option<bool>,
     /// Why the run failed (killed after the timeout, a server error, …); the figures are 0.
     error: Option<String>,
+    /// The models applied on this backend at this k.
+    apply: Vec<apply::ApplyMeasure>,
 }
 
 impl Measure {
@@ -147,6 +183,7 @@ impl Measure {
             best: Vec::new(),
             same_as_k1: None,
             error: Some(error),
+            apply: Vec::new(),
         }
     }
 }
@@ -170,6 +207,7 @@ pub fn run(args: BenchScaleArgs) -> anyhow::Result<()> {
     if ks.contains(&0) {
         bail!("--k: replication factors start at 1");
     }
+    apply::validate(&args)?;
     std::fs::create_dir_all(&args.scale_dir)
         .with_context(|| format!("creating {}", args.scale_dir.display()))?;
     let exe = std::env::current_exe().context("locating the oxilearn binary")?;
@@ -181,19 +219,26 @@ pub fn run(args: BenchScaleArgs) -> anyhow::Result<()> {
 
     let mut all: Vec<Measure> = Vec::new();
     let mut markdown = String::new();
+    let mut models = None;
     for &k in &ks {
         let (file, triples) = replicated(&args, k)?;
+        if k == 1 && !args.no_apply {
+            models = Some(apply::Models::prepare(&args, &exe, &file)?);
+        }
         let mut rows = Vec::new();
         for &backend in &args.backends {
             eprintln!("bench scale: k = {k}, {} …", backend.name());
-            let mut m =
-                match measure_backend(&args, &exe, ox_bin.as_deref(), k, backend, &file, triples) {
-                    Ok(m) => m,
-                    Err(e) => {
-                        eprintln!("bench scale: k = {k}, {}: {e:#}", backend.name());
-                        Measure::failed(k, backend, triples, format!("{e:#}"))
-                    }
-                };
+            let ctx = Ctx {
+                args: &args,
+                exe: &exe,
+                ox_bin: ox_bin.as_deref(),
+                models: models.as_ref(),
+            };
+            let (learned, applied) = measure_backend(&ctx, k, backend, &file, triples);
+            let mut m = learned.unwrap_or_else(|e| {
+                eprintln!("bench scale: k = {k}, {}: {e:#}", backend.name());
+                Measure::failed(k, backend, triples, format!("{e:#}"))
+            });
             let reference = all
                 .iter()
                 .find(|r| r.k == 1 && r.backend == backend && r.error.is_none())
@@ -203,6 +248,13 @@ pub fn run(args: BenchScaleArgs) -> anyhow::Result<()> {
                     .filter(|r| r.error.is_none())
                     .map(|r| r.best == m.best);
             }
+            m.apply = applied;
+            let k1_applied: Vec<apply::ApplyMeasure> = all
+                .iter()
+                .filter(|r| r.k == 1)
+                .flat_map(|r| r.apply.iter().cloned())
+                .collect();
+            apply::check_against_k1(&mut m.apply, &k1_applied);
             rows.push(m.clone());
             all.push(m);
         }
@@ -226,37 +278,105 @@ fn write_outputs(args: &BenchScaleArgs, markdown: &str, all: &[Measure]) -> anyh
     Ok(())
 }
 
-/// One backend's learner run at factor `k` (servers started and stopped around it).
+/// What every backend's run needs.
+struct Ctx<'a> {
+    args: &'a BenchScaleArgs,
+    exe: &'a Path,
+    ox_bin: Option<&'a Path>,
+    /// The models to apply (`None`: `--no-apply`).
+    models: Option<&'a apply::Models>,
+}
+
+/// One backend's learner run at factor `k`, then the models applied to the same data
+/// (servers started and stopped around them).
 fn measure_backend(
-    args: &BenchScaleArgs,
-    exe: &Path,
-    ox_bin: Option<&Path>,
+    ctx: &Ctx<'_>,
     k: usize,
     backend: Backend,
     file: &Path,
     triples: usize,
-) -> anyhow::Result<Measure> {
-    match backend {
+) -> (anyhow::Result<Measure>, Vec<apply::ApplyMeasure>) {
+    let mut applied = Vec::new();
+    let learned = (|| match backend {
         Backend::Embedded => {
-            let mut m = learn(args, exe, k, backend, triples, &["--kb"], file, None)?;
-            m.store_rss_mb = Some(store_rss(exe, file, args.child_timeout)?);
-            Ok(m)
+            let learned = (|| {
+                let args = ctx.args;
+                let mut m = learn(args, ctx.exe, k, backend, triples, &["--kb"], file, None)?;
+                m.store_rss_mb = Some(store_rss(ctx.exe, file, args.child_timeout)?);
+                Ok(m)
+            })();
+            if let Some(models) = ctx.models {
+                let source = apply::Source::File(file);
+                applied = apply::apply_all(ctx.args, ctx.exe, models, k, backend, &source);
+            }
+            learned
         }
         Backend::Oxigraph => {
-            let bin = ox_bin.context("no Oxigraph binary")?;
+            let args = ctx.args;
+            let bin = ctx.ox_bin.context("no Oxigraph binary")?;
             let dir = args
                 .scale_dir
                 .join(format!("oxigraph-{}", stem_k(&args.kb, k)));
             servers::oxigraph_load(bin, file, &dir)?;
-            let server = servers::oxigraph_serve(bin, &dir, args.port)?;
-            endpoint_run(args, exe, k, backend, triples, &server)
+            let learned = {
+                let server = servers::oxigraph_serve(bin, &dir, args.port)?;
+                let learned = endpoint_run(args, ctx.exe, k, backend, triples, &server);
+                if let Some(models) = ctx.models {
+                    let source = apply::Source::Endpoint {
+                        query: &server.url,
+                        update: None,
+                        data_graph: None,
+                    };
+                    applied.push(apply::predict_row(
+                        args, ctx.exe, models, k, backend, &source,
+                    ));
+                }
+                learned
+            };
+            if let Some(models) = ctx.models.filter(|m| !m.concepts.is_empty()) {
+                // enrich writes: a writable server on a copy of the store, removed after.
+                let copy = args
+                    .scale_dir
+                    .join(format!("oxigraph-{}-rw", stem_k(&args.kb, k)));
+                match servers::oxigraph_serve_copy(bin, &dir, &copy, args.port + 3) {
+                    Ok(server) => {
+                        let source = apply::Source::Endpoint {
+                            query: &server.url,
+                            update: server.update_url.as_deref(),
+                            data_graph: None,
+                        };
+                        applied.extend(apply::enrich_rows(
+                            args, ctx.exe, models, k, backend, &source,
+                        ));
+                    }
+                    Err(e) => {
+                        eprintln!("bench scale: k = {k}, oxigraph (writable): {e:#}");
+                        applied.extend(models.concepts.iter().map(|(expr, _)| {
+                            apply::ApplyMeasure::failed(k, backend, "enrich", expr, &e)
+                        }));
+                    }
+                }
+            }
+            learned
         }
         Backend::Virtuoso => {
+            let args = ctx.args;
             let graph = format!("http://oxilearn.test/scale/{}", stem_k(&args.kb, k));
             let server = servers::virtuoso(file, &graph, args.port + 1, args.port + 2)?;
-            endpoint_run(args, exe, k, backend, triples, &server)
+            let learned = endpoint_run(args, ctx.exe, k, backend, triples, &server);
+            if let Some(models) = ctx.models {
+                // The throw-away server takes the writes itself (its /sparql runs updates).
+                let source = apply::Source::Endpoint {
+                    query: &server.url,
+                    update: Some(&server.url),
+                    data_graph: server.graph.as_deref(),
+                };
+                applied = apply::apply_all(args, ctx.exe, models, k, backend, &source);
+            }
+            learned
         }
-    }
+    })();
+    (learned, applied)
 }
 
 /// `carcinogenesis-x10` for `carcinogenesis.nt.gz` and k = 10.
@@ -377,7 +497,7 @@ fn store_rss(exe: &Path, file: &Path, timeout: u64) -> anyhow::Result<f64> {
     Ok(mb(done.peak_rss))
 }
 
-fn mb(bytes: u64) -> f64 {
+pub(super) fn mb(bytes: u64) -> f64 {
     bytes as f64 / 1e6
 }
 
@@ -444,6 +564,7 @@ fn measure(
         best,
         same_as_k1: None,
         error: None,
+        apply: Vec::new(),
     })
 }
 
@@ -510,6 +631,11 @@ fn table(k: usize, rows: &[Measure], all: &[Measure]) -> String {
     for r in rows.iter().filter(|r| r.same_as_k1 == Some(false)) {
         let _ = writeln!(t, "\n{} best: {}", r.backend.name(), r.best.join(" ; "));
     }
+    let applied: Vec<apply::ApplyMeasure> =
+        rows.iter().flat_map(|r| r.apply.iter().cloned()).collect();
+    let all_applied: Vec<apply::ApplyMeasure> =
+        all.iter().flat_map(|r| r.apply.iter().cloned()).collect();
+    t.push_str(&apply::table(&applied, &all_applied));
     t
 }
 

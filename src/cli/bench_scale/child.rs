@@ -1,8 +1,12 @@
 //! Running one measured child process: its wall time and its own peak resident memory.
 //!
-//! Each learner run is a child so that its peak RSS is its own, not the benchmark's:
-//! `wait4` returns the resource usage of exactly that child (`ru_maxrss`), which
-//! `getrusage(RUSAGE_CHILDREN)` would mix with every earlier child.
+//! Each learner run is a child so that its peak RSS is its own, not the benchmark's. The
+//! peak is the child's `VmHWM` (`/proc/<pid>/status`), read while it runs: the high-water
+//! mark of its own address space since `exec`. Not `ru_maxrss` from `wait4`: Linux carries
+//! the parent's high-water mark into it at `exec` (the address space replaced is the
+//! parent's, or a copy of it), so every child seemed to take at least what the benchmark
+//! process ever took (92 MB after replicating ×10). `ru_maxrss` is used only for a child
+//! that ended before its memory was first read.
 
 use std::io::Read;
 use std::process::{Child, Command, Stdio};
@@ -67,12 +71,17 @@ fn drain(pipe: Option<impl Read + Send + 'static>) -> JoinHandle<Vec<u8>> {
 }
 
 /// Reaps `child` with `wait4` (polling, so a timeout can kill it): its exit code (`None`
-/// when killed by a signal) and its peak RSS in bytes.
+/// when killed by a signal) and its peak RSS in bytes (see the module docs).
 fn wait_with_rusage(child: &mut Child, timeout: Duration) -> anyhow::Result<(Option<i32>, u64)> {
     let pid = libc::pid_t::try_from(child.id()).context("child pid out of range")?;
     let deadline = Instant::now() + timeout;
     let mut killed = false;
+    let mut high_water: Option<u64> = None;
     loop {
+        // Before `wait4`: once reaped, the pid may be another process's.
+        if let Some(hwm) = vm_hwm(pid) {
+            high_water = Some(high_water.map_or(hwm, |h| h.max(hwm)));
+        }
         let mut status: libc::c_int = 0;
         // SAFETY: an all-zero rusage is a valid value of this plain C struct.
         let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
@@ -84,7 +93,7 @@ fn wait_with_rusage(child: &mut Child, timeout: Duration) -> anyhow::Result<(Opt
         if r == pid {
             let code = libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status));
             // Linux reports ru_maxrss in KiB.
-            let rss = u64::try_from(usage.ru_maxrss).unwrap_or(0) * 1024;
+            let rss = high_water.unwrap_or(u64::try_from(usage.ru_maxrss).unwrap_or(0) * 1024);
             return Ok((code, rss));
         }
         if !killed && Instant::now() >= deadline {
@@ -92,5 +101,43 @@ fn wait_with_rusage(child: &mut Child, timeout: Duration) -> anyhow::Result<(Opt
             killed = true;
         }
         std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// `VmHWM` of `pid` in bytes: the peak resident set of its current address space (`None`
+/// once it has exited, or off Linux).
+fn vm_hwm(pid: libc::pid_t) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: u64 = line
+        .trim_start_matches("VmHWM:")
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
+    Some(kib * 1024)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A child's peak is its own: not the high-water mark of the (larger) process that
+    /// started it.
+    #[test]
+    fn a_small_child_does_not_inherit_the_parents_peak() {
+        // Touch 200 MB here, so this process's high-water mark is well above a shell's.
+        let ballast = vec![1u8; 200 << 20];
+        std::hint::black_box(&ballast);
+        let mut cmd = Command::new("sh");
+        cmd.args(["-c", "sleep 0.3"]);
+        let done = run(cmd, "sh", Duration::from_secs(10)).expect("sh runs");
+        drop(ballast);
+        assert!(
+            done.peak_rss < 100 << 20,
+            "a shell's peak RSS of {} bytes",
+            done.peak_rss
+        );
     }
 }

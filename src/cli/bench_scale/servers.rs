@@ -1,5 +1,6 @@
 //! The SPARQL servers a scale run measures against: an on-disk Oxigraph store served
-//! read-only, and Virtuoso started and loaded by the `.ci/servers` scripts.
+//! read-only (and a copy of it served writable, for `enrich`), and Virtuoso started and
+//! loaded by the `.ci/servers` scripts.
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
@@ -12,11 +13,15 @@ use anyhow::{Context, bail};
 /// A server we started; stopped when dropped.
 pub struct Server {
     pub url: String,
+    /// Its SPARQL Update endpoint, when it takes updates and it is not `url`.
+    pub update_url: Option<String>,
     /// The graph holding the data (`None`: the default graph).
     pub graph: Option<String>,
     child: Option<Child>,
     /// Pid file written by `.ci/servers/start-virtuoso.sh`.
     pidfile: Option<PathBuf>,
+    /// A store copied for this server, removed once it is stopped.
+    scratch: Option<PathBuf>,
 }
 
 impl Drop for Server {
@@ -27,6 +32,9 @@ impl Drop for Server {
         }
         if let Some(p) = &self.pidfile {
             stop_pidfile(p);
+        }
+        if let Some(d) = &self.scratch {
+            let _ = std::fs::remove_dir_all(d);
         }
     }
 }
@@ -130,12 +138,72 @@ pub fn oxigraph_serve(bin: &Path, dir: &Path, port: u16) -> anyhow::Result<Serve
         .with_context(|| format!("starting {} serve-read-only", bin.display()))?;
     let server = Server {
         url: format!("http://127.0.0.1:{port}/query"),
+        update_url: None,
         graph: None,
         child: Some(child),
         pidfile: None,
+        scratch: None,
     };
     wait_ready(port, "/query", Duration::from_secs(120))
         .with_context(|| format!("Oxigraph serving {}", dir.display()))?;
+    Ok(server)
+}
+
+/// Copies the store `dir` to `copy` (`cp -a --reflink=auto`; an earlier copy is replaced)
+/// and serves the copy read-write (`oxigraph serve`) on 127.0.0.1:`port`, once it answers;
+/// the copy is removed when the server is dropped.
+pub fn oxigraph_serve_copy(
+    bin: &Path,
+    dir: &Path,
+    copy: &Path,
+    port: u16,
+) -> anyhow::Result<Server> {
+    ensure_port_free(port)?;
+    if copy.exists() {
+        std::fs::remove_dir_all(copy)
+            .with_context(|| format!("removing the old copy {}", copy.display()))?;
+    }
+    let out = Command::new("cp")
+        .args(["-a", "--reflink=auto"])
+        .arg(dir)
+        .arg(copy)
+        .stdin(Stdio::null())
+        .output()
+        .context("running cp")?;
+    if !out.status.success() {
+        let _ = std::fs::remove_dir_all(copy);
+        bail!(
+            "copying {} to {} failed: {}",
+            dir.display(),
+            copy.display(),
+            String::from_utf8_lossy(&out.stderr).trim()
+        );
+    }
+    let child = Command::new(bin)
+        .args(["serve", "--location"])
+        .arg(copy)
+        .args(["--bind", &format!("127.0.0.1:{port}")])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn();
+    let child = match child {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = std::fs::remove_dir_all(copy);
+            return Err(e).with_context(|| format!("starting {} serve", bin.display()));
+        }
+    };
+    let server = Server {
+        url: format!("http://127.0.0.1:{port}/query"),
+        update_url: Some(format!("http://127.0.0.1:{port}/update")),
+        graph: None,
+        child: Some(child),
+        pidfile: None,
+        scratch: Some(copy.to_owned()),
+    };
+    wait_ready(port, "/query", Duration::from_secs(120))
+        .with_context(|| format!("Oxigraph serving {} writable", copy.display()))?;
     Ok(server)
 }
 
@@ -167,7 +235,9 @@ pub fn virtuoso(data: &Path, graph: &str, http_port: u16, sql_port: u16) -> anyh
     let (h, s) = (http_port.to_string(), sql_port.to_string());
     let server = Server {
         url: format!("http://127.0.0.1:{http_port}/sparql"),
+        update_url: None,
         graph: Some(graph.to_owned()),
+        scratch: None,
         child: None,
         pidfile: Some(PathBuf::from(format!(
             "target/servers/virtuoso-{http_port}.pid"
