@@ -4,7 +4,7 @@
 //! leaves the target as it was, learning that never reads its own predictions back, and
 //! OWL axioms that our loader reads back.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};

@@ -6,7 +6,7 @@
 //!
 //! Gated on `../shared/datasets`: skipped visibly when absent, a failure in CI (`CI` set).
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

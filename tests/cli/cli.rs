@@ -2,7 +2,7 @@
 //! messages, and the real family benchmark check (ERRATA: 11 named classes give F1 = 1.0, the
 //! other 7 problems name no class and must fail with exit code 2 naming it).
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 

@@ -2,7 +2,7 @@
 //! --save-model` → `predict` gives the members `instances` gives for the learned
 //! expression, `cv` runs it, its own flags are refused for CELOE and bad values are errors.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 

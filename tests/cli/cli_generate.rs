@@ -1,7 +1,7 @@
 //! `oxilearn generate-problems --max-individuals N`: the targets' examples come from a
 //! deterministic sample of at most N individuals, the same for the same seed.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 

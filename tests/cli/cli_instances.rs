@@ -3,7 +3,7 @@
 //! open-world answer does not depend on the page size, `--limit` truncation is reported on
 //! stderr and in JSON, and the JSON keys stay stable.
 
-mod common;
+use crate::common;
 
 use common::cli_run::{fails_with, json, oxilearn};
 use oxilearn::KnowledgeBase;

@@ -1,6 +1,6 @@
 //! `learn` and `cv` end to end: the documented JSON shapes, the text output, exit codes.
 
-mod common;
+use crate::common;
 
 use common::cli_run::{fails_with, json, oxilearn};
 

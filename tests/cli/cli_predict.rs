@@ -4,7 +4,7 @@
 //! budget work for every learner; flags a learner cannot use are refused; `cv` with the
 //! default folds runs on a small problem and checks every problem first.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 

@@ -9,7 +9,7 @@
 //! `--union-default-graph` queries every graph; Ctrl-C and
 //! SIGTERM stop the server cleanly.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::io::{BufRead, BufReader, Read, Write};

@@ -4,7 +4,7 @@
 //! queries per evaluated concept under 1, a saved model predicts the same after loading,
 //! and the inner validation keeps a prefix of the rounds and picks a partition.
 
-mod common;
+use crate::common;
 
 use oxigraph::io::RdfFormat;
 use oxilearn::concept::{Concept, DataRange, Iri, Literal, Role};

@@ -5,7 +5,7 @@
 //! individual to the cluster it was trained in; the disjointness evaluation scores tree and
 //! baseline by the same rules; bad parameters are refused clearly.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 

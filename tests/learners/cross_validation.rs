@@ -2,7 +2,7 @@
 //! keeps the fold that was running with `completed: false`, starts no later fold, and the
 //! summaries cover the completed folds only.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -4,7 +4,7 @@
 //! budget makes runs deterministic, and saved models load back and predict the same. CELOE's
 //! mixing of partial solutions and its validation split work in the forest as well.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 

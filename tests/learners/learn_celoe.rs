@@ -2,7 +2,7 @@
 //! with a test budget are deterministic, budgets and noise are honoured, the minimiser
 //! removes redundant parts, and the fitted model predicts without the learner.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 

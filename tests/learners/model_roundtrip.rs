@@ -3,7 +3,7 @@
 //! (CELOE on family Uncle, TBC on family-poor and on the shapes fixture), names
 //! individuals and entities by IRI only, and warns on another KB's signature.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 

@@ -2,7 +2,7 @@
 //! informatively missing colours, the shared family KB (skipped when absent), and the
 //! target generator.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 

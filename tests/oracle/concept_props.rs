@@ -1,7 +1,7 @@
 //! Property and example tests for the concept language: printing and parsing round-trip,
 //! normalisation is idempotent and preserves instances, errors name candidates.
 
-mod common;
+use crate::common;
 
 use common::concept_eval::interpretation;
 use common::concept_gen::{concept, loose_concept, vocabulary};

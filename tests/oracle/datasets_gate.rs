@@ -1,7 +1,6 @@
 //! The rule of `tests/common/datasets.rs`: a missing dataset skips outside CI and fails in CI.
 
-#[path = "common/datasets.rs"]
-mod datasets;
+use crate::common::datasets;
 
 use datasets::{Gate, gate};
 

@@ -4,7 +4,7 @@
 //! `covered` over the whole active domain — for every constructor, negation, `∀` and `≤n`
 //! (which need the whole domain) included, whatever the page size.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::path::Path;

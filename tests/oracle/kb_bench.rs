@@ -1,5 +1,5 @@
 //! Load speed on the real carcinogenesis KB; run by hand in release mode:
-//! `cargo test --release --test kb_bench -- --ignored --nocapture`.
+//! `cargo test --release --test oracle -- --ignored --nocapture kb_bench::`.
 
 use std::path::Path;
 

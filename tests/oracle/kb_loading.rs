@@ -1,7 +1,6 @@
 //! Loading messy KB files: fixtures we wrote, garbage, and the shared real datasets.
 
-#[path = "common/datasets.rs"]
-mod datasets;
+use crate::common::datasets;
 
 use std::path::{Path, PathBuf};
 
@@ -351,9 +350,9 @@ fn garbage_never_panics() {
         ("noise.omn", noise.clone()),
         ("noise.ttl", noise.clone()),
         ("noise", noise),
-        ("half.owx", include_bytes!("../fixtures/loading/small.owx")[..300].to_vec()),
-        ("half.ofn", include_bytes!("../fixtures/loading/small.ofn")[..200].to_vec()),
-        ("half.owl", include_bytes!("../fixtures/loading/entities.owl")[..120].to_vec()),
+        ("half.owx", include_bytes!("../../fixtures/loading/small.owx")[..300].to_vec()),
+        ("half.ofn", include_bytes!("../../fixtures/loading/small.ofn")[..200].to_vec()),
+        ("half.owl", include_bytes!("../../fixtures/loading/entities.owl")[..120].to_vec()),
         ("fake.ofn", b"Ontology(<http://x> SubClassOf(".to_vec()),
         ("fake.omn", b"Prefix: : <http://x#>\nClass: (((".to_vec()),
         ("bad-entity.owl", b"<?xml version=\"1.0\"?><!DOCTYPE rdf:RDF [<!ENTITY a SYSTEM \"x\">]><rdf:RDF/>".to_vec()),

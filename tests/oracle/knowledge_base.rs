@@ -3,11 +3,7 @@
 //! `from_files`, and CELOE learns the same model with the same predictions through it.
 //! Without the server the test skips visibly; in CI (`CI` set) it fails.
 
-#[path = "common/datasets.rs"]
-mod datasets;
-#[path = "common/mock_endpoint.rs"]
-#[allow(dead_code)]
-mod mock_endpoint;
+use crate::common::{datasets, mock_endpoint};
 
 use std::io::Write as _;
 use std::path::Path;

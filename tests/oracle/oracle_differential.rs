@@ -3,7 +3,7 @@
 //! sets — on thousands of seeded random concepts using every constructor (depth ≤ 3).
 //! A mismatch prints the concept, the query and both answers.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 

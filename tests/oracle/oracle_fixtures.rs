@@ -2,7 +2,7 @@
 //! oracle, the cached oracle and the reference evaluator must each give exactly the
 //! expected instances of every check.
 
-mod common;
+use crate::common;
 
 use oxilearn::concept;
 use oxilearn::oracle::{CacheOptions, Cached, MembershipOracle};

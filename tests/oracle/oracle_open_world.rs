@@ -1,7 +1,7 @@
 //! The three-valued (open-world) rules, one check per rule, on a tiny KB whose answers are
 //! computed by hand. Every oracle (SPARQL, cached, reference) must give exactly these sets.
 
-mod common;
+use crate::common;
 
 use oxigraph::io::RdfFormat;
 use oxilearn::concept;

@@ -1,7 +1,6 @@
 //! Every learning-problem format, on our own small files and on the shared real ones.
 
-#[path = "common/datasets.rs"]
-mod datasets;
+use crate::common::datasets;
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};

@@ -3,7 +3,7 @@
 //! evaluator), fits the length limit, is normal and unique; ρ is deterministic; and targets
 //! are reachable from ⊤ (weak completeness).
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::LazyLock;
@@ -323,7 +323,7 @@ fn forall_to_a_sub_role_would_not_be_downward() {
 }
 
 /// Figures for the report: |ρ(⊤)| at lengths 1..5 and µs per refine call. Run with
-/// `cargo test --release --test refine_props -- --ignored --nocapture figures`.
+/// `cargo test --release --test oracle -- --ignored --nocapture refine_props::figures`.
 #[test]
 #[ignore]
 fn figures() {

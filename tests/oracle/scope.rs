@@ -2,7 +2,7 @@
 //! and what they reach, and no answer about an example changes. Checked against the
 //! whole-KB signature on the bundled fixtures and, when present, carcinogenesis (numbers).
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::path::Path;

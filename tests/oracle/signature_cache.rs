@@ -6,7 +6,7 @@
 //! (`OXILEARN_TEST_OXIGRAPH`, `OXILEARN_TEST_VIRTUOSO`: skipped locally without them,
 //! failing in CI).
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -3,7 +3,7 @@
 //! `OXILEARN_TEST_COMUNICA` is set (by `.ci/servers/up.sh`; skipped with a message otherwise,
 //! a failure in CI).
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -4,7 +4,7 @@
 //! Time bounds here are correctness bounds (a call must not outlive the deadline by more than
 //! a generous slack, so a loaded CI machine passes), not speed claims.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};

@@ -4,7 +4,7 @@
 //! concepts (every constructor, depth ≤ 3). Without the servers the tests skip with a message,
 //! except in CI (`CI` set), where a missing server is a failure.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 

@@ -3,7 +3,7 @@
 //! without a named graph does not see the predictions unless asked to. Skipped visibly
 //! without the servers, a failure in CI.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 

@@ -3,7 +3,7 @@
 //! Every test ends in a correct answer or a clear error, never in a silently wrong table, and
 //! every wait is bounded: short request timeouts and backoffs, and a watchdog around each call.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicUsize, Ordering};
