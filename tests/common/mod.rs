@@ -1,4 +1,5 @@
-//! Helpers shared by integration tests (`mod common;`). Not every test uses every helper.
+//! Helpers shared by integration tests (`mod common;` in each group file, `tests/<group>.rs`;
+//! its modules `use crate::common;`). Not every test uses every helper.
 #![allow(dead_code)]
 
 #[cfg(feature = "cli")]
@@ -31,6 +32,7 @@ pub fn shared_dataset(rel: &str) -> Option<PathBuf> {
 }
 
 /// `<tmp>/oxilearn-<suite>-<pid>/<name>`: a file of this test binary's run, its directory created.
+/// A group's modules share the process (and pid): each passes its own `suite`.
 pub fn temp_path(suite: &str, name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("oxilearn-{suite}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temporary directory");
