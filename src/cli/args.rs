@@ -57,6 +57,10 @@ pub enum Command {
     /// Help on a command (`help learn`), a learner's options (`help learner celoe`; `help
     /// learner` lists the learners) or the endpoint options (`help endpoint`).
     Help(HelpArgs),
+    /// One self-contained HTML report with plots from saved JSON outputs (`learn --json`,
+    /// `cv --json`, `cluster --json`, `bench scale --out-json`); those commands also take
+    /// `--report FILE.html` to write one directly.
+    Report(super::report::ReportArgs),
 }
 
 #[derive(Debug, Args)]

@@ -102,6 +102,9 @@ pub struct BenchScaleArgs {
     /// Write every measurement as JSON here.
     #[arg(long, value_name = "FILE")]
     pub out_json: Option<PathBuf>,
+    /// Write a self-contained HTML report here (time and RSS against KB size, log axes).
+    #[arg(long, value_name = "FILE.html")]
+    pub report: Option<PathBuf>,
     /// Further `learn` options, after `--` (e.g. `-- --noise 30 --no-numbers`); without
     /// `--max-runtime` there, the runs have no time limit (`--max-runtime 0`).
     #[arg(last = true, value_name = "LEARN-OPTIONS")]
@@ -274,6 +277,9 @@ fn write_outputs(args: &BenchScaleArgs, markdown: &str, all: &[Measure]) -> anyh
     if let Some(path) = &args.out_json {
         let text = serde_json::to_string_pretty(all)?;
         std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))?;
+    }
+    if let Some(path) = &args.report {
+        super::report::write(path, &all)?;
     }
     Ok(())
 }

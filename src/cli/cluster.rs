@@ -144,6 +144,9 @@ pub struct ClusterArgs {
     /// No progress bar and no notes on stderr (errors still go there).
     #[arg(long)]
     pub quiet: bool,
+    /// Also write a self-contained HTML report (the tree, cluster sizes, axioms).
+    #[arg(long, value_name = "FILE.html")]
+    pub report: Option<PathBuf>,
 }
 
 #[derive(Serialize)]
@@ -403,6 +406,9 @@ pub fn run(args: ClusterArgs) -> anyhow::Result<()> {
         load_ms,
         evaluation,
     };
+    if let Some(path) = &args.report {
+        super::report::write(path, &out)?;
+    }
     if args.json {
         return print_json(&out);
     }

@@ -75,9 +75,20 @@ struct FoldJson {
     auc_pr: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     auc_roc: Option<f64>,
+    /// The held-out examples' scores (scored models only): the points behind the AUCs.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    scores: Vec<ScoreJson>,
     stats: RunStats,
     #[serde(flatten)]
     extras: serde_json::Map<String, serde_json::Value>,
+}
+
+/// One held-out example's score.
+#[derive(Serialize)]
+struct ScoreJson {
+    individual: String,
+    positive: bool,
+    score: f64,
 }
 
 /// The documented JSON shape of one problem's cross-validation.
@@ -99,6 +110,12 @@ struct CvJson {
     auc_pr: Option<Option<Summary>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     auc_roc: Option<Option<Summary>>,
+    /// Scored models: calibration bins of the completed folds' held-out scores, pooled.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    calibration: Option<Vec<super::report::curves::CalibrationBin>>,
+    /// Version, command line, KB, backend, signature size and budget (the report's summary).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    run: Option<super::report::run_info::RunInfo>,
     per_fold: Vec<FoldJson>,
 }
 
@@ -130,9 +147,20 @@ impl CvJson {
             test_accuracy: cv.summary(|f| f.test.accuracy()),
             auc_pr: ranking(|f| f.auc_pr),
             auc_roc: ranking(|f| f.auc_roc),
+            calibration: calibration_of(cv),
+            run: None,
             per_fold,
         }
     }
+}
+
+/// Pooled calibration bins of the completed folds' held-out scores (scored models only).
+fn calibration_of(cv: &CvOutcome) -> Option<Vec<super::report::curves::CalibrationBin>> {
+    let scored: Vec<(f64, bool)> = cv
+        .completed()
+        .flat_map(|f| f.test_scores.iter().map(|&(_, s, p)| (s, p)))
+        .collect();
+    (!scored.is_empty()).then(|| super::report::curves::calibration(&scored))
 }
 
 /// The folds each problem gets; every problem is checked, all failures reported at once.
@@ -196,8 +224,10 @@ fn cv_one(
     let kb = &prep.kb;
     let learner = (prep.entry.build)(args, kb, &prep.rho)?;
     let budget = max_runtime(args)?;
-    // One progress line per fold, finished when the next fold starts (and at the end).
+    // One progress line per fold, finished when the next fold starts (and at the end); each
+    // kept for its recorded progress series.
     let mut current: Option<Arc<SearchProgress>> = None;
+    let mut progresses: Vec<Arc<SearchProgress>> = Vec::new();
     let outcome = cross_validate_with(
         learner.as_ref(),
         kb.oracle(),
@@ -211,6 +241,7 @@ fn cv_one(
             let label = format!("{} fold {}/{k}", p.name, i + 1);
             let progress = Arc::new(SearchProgress::new(label, args.quiet));
             current = Some(progress.clone());
+            progresses.push(progress.clone());
             control(args, budget, &progress)
         },
     );
@@ -218,9 +249,12 @@ fn cv_one(
         p.finish();
     }
     let mut cv = outcome.with_context(|| format!("cross-validating {}", p.name))?;
-    for f in &mut cv.folds {
+    for (f, progress) in cv.folds.iter_mut().zip(&progresses) {
         f.fit.stats.load_ms = prep.load_ms;
         f.fit.stats.signature_ms = prep.signature_ms;
+        if let Some(series) = progress.series_json() {
+            f.fit.stats.details.insert("progress".into(), series);
+        }
     }
     let per_fold = cv
         .folds
@@ -237,12 +271,26 @@ fn cv_one(
                 test_accuracy: f.test.accuracy(),
                 auc_pr: f.auc_pr,
                 auc_roc: f.auc_roc,
+                scores: f
+                    .test_scores
+                    .iter()
+                    .map(|&(id, score, positive)| ScoreJson {
+                        individual: kb
+                            .signature()
+                            .individual_iri(id)
+                            .map_or_else(String::new, |i| i.as_str().to_owned()),
+                        positive,
+                        score,
+                    })
+                    .collect(),
                 stats: f.fit.stats.clone(),
                 extras: (prep.entry.extras)(kb, &f.fit, examples, true)?,
             })
         })
         .collect::<anyhow::Result<Vec<_>>>()?;
-    Ok(CvJson::new(&p.name, prep.entry.name, seed, &cv, per_fold))
+    let mut json = CvJson::new(&p.name, prep.entry.name, seed, &cv, per_fold);
+    json.run = Some(super::report::run_info::RunInfo::of(&args.kb, kb, args));
+    Ok(json)
 }
 
 pub fn run(args: CvArgs) -> anyhow::Result<()> {
@@ -277,6 +325,9 @@ pub fn run(args: CvArgs) -> anyhow::Result<()> {
             }
             results.push(r);
         }
+    }
+    if let Some(path) = &args.learn.report {
+        super::report::write(path, &results)?;
     }
     if args.learn.json {
         return print_json(&results);
@@ -421,6 +472,7 @@ mod tests {
             test: counts(test_tp),
             auc_pr: Some(0.5),
             auc_roc: Some(0.5),
+            test_scores: Vec::new(),
             fit: FitResult {
                 model: Box::new(ConceptModel {
                     quality_measure: QualityMeasure::F1,
@@ -464,6 +516,7 @@ mod tests {
                 test_accuracy: f.test.accuracy(),
                 auc_pr: f.auc_pr,
                 auc_roc: f.auc_roc,
+                scores: Vec::new(),
                 stats: f.fit.stats.clone(),
                 extras: Default::default(),
             })

@@ -28,11 +28,46 @@ pub struct LearnJson {
     /// Best first.
     pub solutions: Vec<SolutionJson>,
     pub stats: RunStats,
+    /// The model's errors on the training examples (for the report's lists).
+    pub errors: ErrorsJson,
+    /// Version, command line, KB, backend, signature size and budget (the report's summary).
+    pub run: super::report::run_info::RunInfo,
     #[serde(flatten)]
     pub extras: serde_json::Map<String, serde_json::Value>,
     /// For the text output only.
     #[serde(skip)]
     pub description: Option<String>,
+}
+
+/// The training examples the model gets wrong, full IRIs in the KB's order.
+#[derive(Serialize, Default)]
+pub struct ErrorsJson {
+    pub missed_positives: Vec<String>,
+    pub covered_negatives: Vec<String>,
+}
+
+impl ErrorsJson {
+    fn of(kb: &crate::KnowledgeBase, run: &FitResult, examples: &Examples) -> anyhow::Result<Self> {
+        let all = examples.all();
+        let predictions = run
+            .model
+            .predict_within(kb.oracle(), all, all)
+            .context("predicting the training examples for the error lists")?;
+        let mut out = ErrorsJson::default();
+        let sig = kb.signature();
+        for p in predictions {
+            let positive = examples.positives().contains(p.individual);
+            let list = match (positive, p.member) {
+                (true, false) => &mut out.missed_positives,
+                (false, true) => &mut out.covered_negatives,
+                _ => continue,
+            };
+            if let Some(iri) = sig.individual_iri(p.individual) {
+                list.push(iri.as_str().to_owned());
+            }
+        }
+        Ok(out)
+    }
 }
 
 pub(super) fn learn_one(
@@ -43,7 +78,10 @@ pub(super) fn learn_one(
 ) -> anyhow::Result<(LearnJson, FitResult)> {
     let run = fit_problem(prep, args, p, examples, &p.name)?;
     let kb = &prep.kb;
-    let extras = (prep.entry.extras)(kb, &run, examples, false)?;
+    let mut extras = (prep.entry.extras)(kb, &run, examples, false)?;
+    if let Some(bins) = super::report::curves::calibration_of_predictions(&extras) {
+        extras.insert("calibration".into(), serde_json::to_value(bins)?);
+    }
     let json = LearnJson {
         problem: p.name.clone(),
         algorithm: prep.entry.name,
@@ -57,6 +95,8 @@ pub(super) fn learn_one(
             .map(|s| SolutionJson::of(kb, s))
             .collect(),
         stats: run.stats.clone(),
+        errors: ErrorsJson::of(kb, &run, examples)?,
+        run: super::report::run_info::RunInfo::of(&args.kb, kb, args),
         extras,
         description: run
             .model
@@ -104,6 +144,9 @@ pub fn run(mut args: LearnArgs) -> anyhow::Result<()> {
             print_text(&r)?;
         }
         results.push(r);
+    }
+    if let Some(path) = &args.report {
+        super::report::write(path, &results)?;
     }
     if args.json {
         print_json(&results)?;

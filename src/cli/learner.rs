@@ -305,6 +305,9 @@ fn fit_training(
     let mut run = run.with_context(|| format!("learning {label}"))?;
     run.stats.load_ms = prep.load_ms;
     run.stats.signature_ms = prep.signature_ms;
+    if let Some(series) = progress.series_json() {
+        run.stats.details.insert("progress".into(), series);
+    }
     Ok(run)
 }
 

@@ -36,6 +36,7 @@ mod options;
 mod predict;
 mod problems;
 mod progress;
+mod report;
 mod sample;
 mod serve;
 mod signature;
@@ -133,6 +134,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Cluster(a) => cluster::run(a),
         Command::Serve(a) => serve::run(a),
         Command::Help(a) => help::run(a),
+        Command::Report(a) => report::run(a),
     }
 }
 

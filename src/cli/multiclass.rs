@@ -263,6 +263,9 @@ pub fn learn(args: LearnArgs) -> anyhow::Result<()> {
         ));
         std::mem::forget(prep);
     }
+    if let Some(path) = &args.report {
+        super::report::write(path, &results)?;
+    }
     if args.json {
         super::print_json(&results)?;
     } else {

@@ -26,6 +26,10 @@ pub struct SearchProgress {
     label: String,
     enabled: bool,
     bar: Mutex<Option<ProgressBar>>,
+    /// `(concepts tested, best quality)` at each change of the best quality: the search's
+    /// progress against its tests (not wall time, so a `--max-tests` run repeats it), for
+    /// `stats.progress` and the report's plot. Recorded with or without a display.
+    series: Mutex<Vec<(u64, f64)>>,
 }
 
 impl SearchProgress {
@@ -34,10 +38,12 @@ impl SearchProgress {
             label: label.into(),
             enabled: !quiet && !is_quiet() && std::io::stderr().is_terminal(),
             bar: Mutex::new(None),
+            series: Mutex::new(Vec::new()),
         }
     }
 
     pub fn update(&self, p: &Progress) {
+        self.record(p);
         if !self.enabled || p.elapsed < Duration::from_secs(1) {
             return;
         }
@@ -60,6 +66,22 @@ impl SearchProgress {
             "{}: {} concepts tested{quality}",
             self.label, p.concepts_tested
         ));
+    }
+
+    fn record(&self, p: &Progress) {
+        let (Some(q), Ok(mut series)) = (p.best_quality, self.series.lock()) else {
+            return;
+        };
+        if series.last().is_none_or(|&(_, best)| best != q) {
+            series.push((p.concepts_tested, q));
+        }
+    }
+
+    /// The recorded progress as JSON, `[[concepts_tested, best_quality], …]`; `None` when
+    /// the learner reported no quality (TBC's score is not one).
+    pub fn series_json(&self) -> Option<serde_json::Value> {
+        let series = self.series.lock().ok()?;
+        (!series.is_empty()).then(|| serde_json::json!(*series))
     }
 
     pub fn finish(&self) {

@@ -14,7 +14,7 @@ use super::{
     Examples, FitResult, LearnError, Learner, Model, RunControl, Termination, TrainingSet,
 };
 use crate::eval::{Confusion, Fold, Summary, auc_pr, auc_roc, stratified_folds};
-use crate::oracle::{IndividualSet, MembershipOracle};
+use crate::oracle::{IndividualId, IndividualSet, MembershipOracle};
 
 /// One fold's outcome.
 #[derive(Debug)]
@@ -24,6 +24,9 @@ pub struct FoldOutcome {
     /// Test-fold ranking measures (scored models only).
     pub auc_pr: Option<f64>,
     pub auc_roc: Option<f64>,
+    /// The held-out examples' `(individual, score, is_positive)` (scored models only; empty
+    /// otherwise): the points behind `auc_pr`/`auc_roc`, for curves and calibration.
+    pub test_scores: Vec<(IndividualId, f64, bool)>,
     pub fit: FitResult,
     /// Queries sent for the test predictions (the fit's own are in `fit.stats`).
     pub predict_queries: u64,
@@ -150,16 +153,22 @@ pub fn run_fold(
             .map(|p| p.individual),
     );
     let test_counts = test.confusion(&member);
-    let (pr, roc) = if fit.model.is_scored() {
-        let scored: Vec<(f64, bool)> = test_predictions
+    let test_scores: Vec<(IndividualId, f64, bool)> = if fit.model.is_scored() {
+        test_predictions
             .iter()
             .map(|p| {
                 (
+                    p.individual,
                     p.ranking_value().unwrap_or(0.0),
                     test.positives().contains(p.individual),
                 )
             })
-            .collect();
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let (pr, roc) = if fit.model.is_scored() {
+        let scored: Vec<(f64, bool)> = test_scores.iter().map(|&(_, s, p)| (s, p)).collect();
         (auc_pr(&scored), auc_roc(&scored))
     } else {
         (None, None)
@@ -169,6 +178,7 @@ pub fn run_fold(
         test: test_counts,
         auc_pr: pr,
         auc_roc: roc,
+        test_scores,
         predict_queries: oracle.stats().queries_sent.saturating_sub(before),
         completed: fit.stats.termination != Termination::Cancelled,
         fit,

@@ -464,6 +464,11 @@ pub struct LearnArgs {
     /// atomically). `predict --model` and `evaluate --model` read it.
     #[arg(long, value_name = "FILE")]
     pub save_model: Option<PathBuf>,
+    /// Also write a self-contained HTML report with plots (`learn`, `cv`). Hidden from
+    /// `learn --help`, which must fit a screen; `oxilearn help report` and
+    /// docs/commands.md name it.
+    #[arg(long, value_name = "FILE.html", hide = true)]
+    pub report: Option<PathBuf>,
     #[command(flatten)]
     pub search: SearchArgs,
     #[command(flatten)]
