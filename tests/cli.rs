@@ -27,5 +27,8 @@ mod cli_predict;
 #[cfg(feature = "cli")]
 #[path = "cli/cli_serve.rs"]
 mod cli_serve;
+#[cfg(feature = "cli")]
+#[path = "cli/cli_serve_auth.rs"]
+mod cli_serve_auth;
 #[path = "cli/sparql_functions.rs"]
 mod sparql_functions;
