@@ -497,5 +497,18 @@ mod tests {
         let graph = |a: &str| negotiate(a, GRAPHS).map(|(m, _)| m);
         assert_eq!(graph("*/*"), Some("application/n-triples"));
         assert_eq!(graph("text/turtle, */*;q=0.1"), Some("text/turtle"));
+        // What SPARQLWrapper asks for RDF/XML, JSON-LD, Turtle and N3.
+        assert_eq!(graph("application/rdf+xml"), Some("application/rdf+xml"));
+        assert_eq!(
+            graph("application/ld+json,application/x-json+ld"),
+            Some("application/ld+json")
+        );
+        assert_eq!(graph("application/turtle,text/turtle"), Some("text/turtle"));
+        assert_eq!(
+            graph("application/turtle,text/turtle,text/rdf+n3,application/n-triples,text/n3"),
+            Some("application/n-triples")
+        );
+        assert_eq!(graph("application/trig"), Some("application/trig"));
+        assert_eq!(graph("application/sparql-results+json"), None);
     }
 }
