@@ -30,5 +30,8 @@ mod cli_serve;
 #[cfg(feature = "cli")]
 #[path = "cli/report.rs"]
 mod report;
+#[cfg(feature = "cli")]
+#[path = "cli/cli_serve_auth.rs"]
+mod cli_serve_auth;
 #[path = "cli/sparql_functions.rs"]
 mod sparql_functions;

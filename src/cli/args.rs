@@ -505,6 +505,30 @@ pub struct ServeArgs {
     /// Largest `max-runtime` a `/learn` request may ask for, in seconds (its default too).
     #[arg(long, value_name = "SECS", default_value_t = 60.0)]
     pub max_learn_runtime: f64,
+    /// Bearer tokens and their scopes, one a line: `SCOPES TOKEN [# name]`, scopes among
+    /// `read`, `update`, `learn` joined by commas; `sha256:<hex>` may stand for the token.
+    /// Every request then needs `Authorization: Bearer TOKEN` with the route's scope.
+    #[arg(long, value_name = "FILE")]
+    pub tokens_file: Option<PathBuf>,
+    /// With --tokens-file: queries and `/predict` need no token (updates and `/learn` still do).
+    #[arg(long, requires = "tokens_file")]
+    pub public_read: bool,
+    /// Listen on a non-loopback address without --tokens-file: anyone who reaches the server
+    /// may use it (refused otherwise).
+    #[arg(long, conflicts_with = "tokens_file")]
+    pub insecure_no_auth: bool,
+    /// Requests per second a client may send (a burst of N, then N a second): per token,
+    /// else per address; beyond it 429 with `Retry-After`.
+    #[arg(long, value_name = "N")]
+    pub rate_limit: Option<u32>,
+    /// The client's address is the last one of `X-Forwarded-For` (the one the reverse proxy
+    /// in front of serve added), not the connection's.
+    #[arg(long)]
+    pub trust_proxy: bool,
+    /// One JSON line per request (time, client, token name, route, scope, status, duration,
+    /// bytes; updates' SHA-256 and quads changed) appended to FILE, or `-` for stderr.
+    #[arg(long, value_name = "FILE|-")]
+    pub audit_log: Option<String>,
 }
 
 /// `help`'s topic.

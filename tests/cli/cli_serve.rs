@@ -29,14 +29,14 @@ const MEMBER_QUERY: &str =
     r#"SELECT ?x WHERE { ?x a ?t FILTER(<urn:oxilearn:member>(?x, "Uncle")) }"#;
 
 /// A running `oxilearn serve`, killed when dropped.
-struct Server {
+pub(crate) struct Server {
     child: Child,
-    addr: String,
-    stderr: Arc<Mutex<String>>,
+    pub(crate) addr: String,
+    pub(crate) stderr: Arc<Mutex<String>>,
 }
 
 impl Server {
-    fn start(args: &[&str]) -> Server {
+    pub(crate) fn start(args: &[&str]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_oxilearn"))
             .arg("serve")
             .args(args)
@@ -74,12 +74,12 @@ impl Server {
         }
     }
 
-    fn url(&self, path: &str) -> String {
+    pub(crate) fn url(&self, path: &str) -> String {
         format!("http://{}{path}", self.addr)
     }
 
     /// One request; the status and the body.
-    fn request(
+    pub(crate) fn request(
         &self,
         method: &str,
         target: &str,
@@ -89,7 +89,7 @@ impl Server {
         http(&self.addr, method, target, headers, body)
     }
 
-    fn query(&self, query: &str, accept: &str) -> (u16, String) {
+    pub(crate) fn query(&self, query: &str, accept: &str) -> (u16, String) {
         let body = format!("query={}", encode(query));
         self.request(
             "POST",
@@ -128,13 +128,25 @@ impl Drop for Server {
 }
 
 /// HTTP/1.1 with `Connection: close` and 30 s timeouts; the status and the body.
-fn http(
+pub(crate) fn http(
     addr: &str,
     method: &str,
     target: &str,
     headers: &[(&str, &str)],
     body: &[u8],
 ) -> (u16, String) {
+    let (status, _, body) = http_full(addr, method, target, headers, body);
+    (status, body)
+}
+
+/// [`http`], with the response's header lines (names lower-cased).
+pub(crate) fn http_full(
+    addr: &str,
+    method: &str,
+    target: &str,
+    headers: &[(&str, &str)],
+    body: &[u8],
+) -> (u16, Vec<(String, String)>, String) {
     let mut s = TcpStream::connect(addr).expect("connects");
     s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
     s.set_write_timeout(Some(Duration::from_secs(30))).unwrap();
@@ -155,10 +167,16 @@ fn http(
         .nth(1)
         .and_then(|c| c.parse().ok())
         .unwrap_or_else(|| panic!("no status line in {text:?}"));
-    (status, body.to_owned())
+    let fields = head
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.split_once(':'))
+        .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_owned()))
+        .collect();
+    (status, fields, body.to_owned())
 }
 
-fn encode(text: &str) -> String {
+pub(crate) fn encode(text: &str) -> String {
     text.bytes()
         .map(|b| match b {
             b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
@@ -174,7 +192,7 @@ fn temp(name: &str) -> PathBuf {
 }
 
 /// Learns the family Uncle model with CELOE (5,000 tests) and saves it to `path`.
-fn save_uncle_model(path: &str) {
+pub(crate) fn save_uncle_model(path: &str) {
     learn_family_model("Uncle", std::path::Path::new(path));
 }
 

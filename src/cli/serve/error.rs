@@ -12,6 +12,8 @@ use axum::response::{IntoResponse, Response};
 use oxigraph::sparql::CancellationToken;
 use tokio::sync::Semaphore;
 
+use crate::sparql_functions::FunctionError;
+
 /// A refused or failed request: the status and a message for people.
 #[derive(Debug)]
 pub struct ApiError {
@@ -48,14 +50,31 @@ impl ApiError {
     }
 }
 
+/// A function call's error: the store's is ours (500), the others the request's (400).
+pub fn function_error(e: FunctionError) -> ApiError {
+    match e {
+        FunctionError::Oracle(m) => ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, m),
+        other => ApiError::bad_request(other.to_string()),
+    }
+}
+
 impl IntoResponse for ApiError {
+    /// A 401 says how to authenticate (`WWW-Authenticate`), as RFC 9110 asks.
     fn into_response(self) -> Response {
-        (
+        let unauthorized = self.status == StatusCode::UNAUTHORIZED;
+        let mut r = (
             self.status,
             [(CONTENT_TYPE, "text/plain; charset=utf-8")],
             format!("{}\n", self.message),
         )
-            .into_response()
+            .into_response();
+        if unauthorized {
+            r.headers_mut().insert(
+                axum::http::header::WWW_AUTHENTICATE,
+                axum::http::HeaderValue::from_static("Bearer realm=\"oxilearn\""),
+            );
+        }
+        r
     }
 }
 

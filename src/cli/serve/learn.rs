@@ -157,8 +157,11 @@ fn learn_args(request: &LearnRequest, max_runtime: f64) -> Result<LearnArgs, Api
 /// served store, and returns the JSON of `learn --json`.
 fn learn(state: &ServeState, request: &LearnRequest, args: &LearnArgs) -> Result<String, ApiError> {
     let file = ProblemFile::write(request)?;
-    let problems = load_selected(&file.path, &args.problem)
-        .map_err(|e| ApiError::bad_request(format!("{e:#}")))?;
+    // The message names the request's problems, not the server's temporary file.
+    let problems = load_selected(&file.path, &args.problem).map_err(|e| {
+        let text = format!("{e:#}").replace(&file.path.display().to_string(), "(request)");
+        ApiError::bad_request(text)
+    })?;
     let prep = prepare_over_store(args, &problems, state.store.clone())
         .map_err(|e| ApiError::bad_request(format!("{e:#}")))?;
     let examples = checked_examples(&prep.kb, &problems)

@@ -7,13 +7,23 @@
 //! requests in flight (`--max-concurrent`, 503 for those beyond), a `/learn` run's
 //! `max-runtime` (`--max-learn-runtime`). Ctrl-C or SIGTERM stop accepting, let the requests
 //! in flight finish (running learners stop early and answer) and exit.
+//!
+//! Beyond loopback ([`gate`]): bearer tokens with scopes (`--tokens-file`, 401/403), a
+//! per-client rate limit (`--rate-limit`, 429), an audit log (`--audit-log`); a non-loopback
+//! `--bind` without tokens refuses to start unless `--insecure-no-auth` says so.
 
+mod audit;
+mod auth;
 mod error;
+mod gate;
 mod learn;
 mod predict;
+mod rate;
 mod sparql;
+mod update;
 
 use std::collections::BTreeMap;
+use std::net::{SocketAddr, ToSocketAddrs};
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, RwLock};
@@ -74,6 +84,8 @@ pub(super) struct State {
     union_default_graph: bool,
     query_timeout: Duration,
     max_learn_runtime: f64,
+    /// Count the quads an update changes (for `--audit-log`; a scan of the store).
+    count_quads: bool,
     /// Updates one at a time (each rebuilds [`Loaded`]).
     update_lock: std::sync::Mutex<()>,
 }
@@ -138,11 +150,114 @@ fn check_limits(args: &ServeArgs) -> anyhow::Result<()> {
     if args.max_request_bytes == 0 {
         bail!("--max-request-bytes must be at least 1");
     }
+    if args.rate_limit == Some(0) {
+        bail!("--rate-limit must be at least 1 request per second");
+    }
     Ok(())
+}
+
+/// A `--bind` beyond loopback needs tokens (or the user's explicit `--insecure-no-auth`):
+/// checked before anything is loaded.
+fn check_exposure(args: &ServeArgs) -> anyhow::Result<()> {
+    if args.tokens_file.is_some() || args.insecure_no_auth {
+        return Ok(());
+    }
+    let addrs: Vec<SocketAddr> = args
+        .bind
+        .to_socket_addrs()
+        .with_context(|| format!("--bind {}: not an address to listen on", args.bind))?
+        .collect();
+    if let Some(open) = addrs.iter().find(|a| !a.ip().is_loopback()) {
+        bail!(
+            "--bind {}: {} is not a loopback address, and without --tokens-file anyone who \
+             reaches it could query{} the store and run /learn. Give --tokens-file FILE \
+             (lines `SCOPES TOKEN`, see docs/serve.md), or --insecure-no-auth if that is \
+             really meant",
+            args.bind,
+            open.ip(),
+            if args.allow_update { " and change" } else { "" }
+        );
+    }
+    Ok(())
+}
+
+/// The access rules of the arguments: tokens, rate limit, audit log.
+fn gate_of(args: &ServeArgs) -> anyhow::Result<gate::Gate> {
+    let tokens = args
+        .tokens_file
+        .as_deref()
+        .map(auth::Tokens::read)
+        .transpose()?;
+    #[cfg(unix)]
+    if let Some(path) = &args.tokens_file {
+        use std::os::unix::fs::PermissionsExt;
+        if let Ok(m) = std::fs::metadata(path)
+            && m.permissions().mode() & 0o077 != 0
+        {
+            eprintln!(
+                "warning: --tokens-file {}: other users may read it (chmod 600 it)",
+                path.display()
+            );
+        }
+    }
+    let audit = args
+        .audit_log
+        .as_deref()
+        .map(audit::AuditLog::open)
+        .transpose()?;
+    Ok(gate::Gate {
+        tokens,
+        public_read: args.public_read,
+        rate: args.rate_limit.map(rate::RateLimiter::new),
+        trust_proxy: args.trust_proxy,
+        audit,
+    })
+}
+
+/// The limits and access rules, as printed at start.
+fn limits_line(args: &ServeArgs, gate: &gate::Gate) -> String {
+    let access = match &gate.tokens {
+        Some(t) => format!(
+            "{} token(s) from {}{}",
+            t.len(),
+            args.tokens_file
+                .as_deref()
+                .map(|p| p.display().to_string())
+                .unwrap_or_default(),
+            if gate.public_read {
+                ", reads public"
+            } else {
+                ""
+            }
+        ),
+        None => "no tokens: every client may do everything".to_owned(),
+    };
+    let rate = match args.rate_limit {
+        Some(n) => format!(
+            "--rate-limit {n}/s per token, else per address{}",
+            if args.trust_proxy {
+                " (X-Forwarded-For trusted)"
+            } else {
+                ""
+            }
+        ),
+        None => "no --rate-limit".to_owned(),
+    };
+    format!(
+        "oxilearn serve: access: {access}; limits: {rate}, --max-concurrent {}, \
+         --max-request-bytes {}, --query-timeout {} s, --max-learn-runtime {} s; audit log: {}",
+        args.max_concurrent,
+        args.max_request_bytes,
+        args.query_timeout,
+        args.max_learn_runtime,
+        args.audit_log.as_deref().unwrap_or("none")
+    )
 }
 
 pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     check_limits(&args)?;
+    check_exposure(&args)?;
+    let gate = Arc::new(gate_of(&args)?);
     let models = model_files(&args.model)?;
     let (store, triples) = kb_source::load_store(&args.kb, args.format.as_deref())?;
     let (loaded, warnings) = Loaded::open(&store, &models)?;
@@ -157,6 +272,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         union_default_graph: args.union_default_graph,
         query_timeout: Duration::from_secs_f64(args.query_timeout),
         max_learn_runtime: args.max_learn_runtime,
+        count_quads: args.audit_log.is_some(),
         update_lock: std::sync::Mutex::new(()),
     });
     // Ctrl-C sets the flag learners stop on; installed before any request runs.
@@ -170,10 +286,10 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
             .await
             .with_context(|| format!("--bind {}: cannot listen", args.bind))?;
         let addr = listener.local_addr()?;
-        if !addr.ip().is_loopback() {
+        if !addr.ip().is_loopback() && gate.tokens.is_none() {
             eprintln!(
-                "warning: listening on {addr}, which is not a loopback address: whoever reaches \
-                 it can query the store{}",
+                "warning: listening on {addr}, which is not a loopback address, without \
+                 tokens (--insecure-no-auth): whoever reaches it can query the store{}",
                 if args.allow_update {
                     " and change it (--allow-update)"
                 } else {
@@ -181,6 +297,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
                 }
             );
         }
+        eprintln!("{}", limits_line(&args, &gate));
         let names = state
             .models
             .iter()
@@ -200,10 +317,14 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
                 "read-only"
             }
         );
-        axum::serve(listener, router(state.clone(), &args))
-            .with_graceful_shutdown(shutdown_signal(flag.clone()))
-            .await
-            .context("serving")
+        let app = router(state.clone(), gate, &args);
+        axum::serve(
+            listener,
+            app.into_make_service_with_connect_info::<SocketAddr>(),
+        )
+        .with_graceful_shutdown(shutdown_signal(flag.clone()))
+        .await
+        .context("serving")
     });
     // A query past its time limit is cancelled but may take a moment to notice.
     runtime.shutdown_timeout(Duration::from_secs(5));
@@ -211,7 +332,9 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     result
 }
 
-fn router(state: Arc<State>, args: &ServeArgs) -> Router {
+/// The routes behind their limits; the gate (identity, rate, credentials, audit) is the
+/// outermost layer, so the audit log sees every answer, 503 and 413 included.
+fn router(state: Arc<State>, gate: Arc<gate::Gate>, args: &ServeArgs) -> Router {
     let slots = Arc::new(Semaphore::new(args.max_concurrent));
     Router::new()
         .route("/sparql", get(sparql::get).post(sparql::post))
@@ -222,6 +345,7 @@ fn router(state: Arc<State>, args: &ServeArgs) -> Router {
             slots,
             error::limit_concurrency,
         ))
+        .layer(axum::middleware::from_fn_with_state(gate, gate::gate))
         .with_state(state)
 }
 

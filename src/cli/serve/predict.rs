@@ -76,6 +76,12 @@ fn predict(state: &ServeState, request: PredictRequest) -> Result<String, ApiErr
     let individuals = match &request.individuals {
         None => every_individual(functions)?,
         Some(iris) => {
+            // Checked as IRIs first: a `>`, quote or newline never reaches a query.
+            for (i, iri) in iris.iter().enumerate() {
+                NamedNode::new(iri.as_str()).map_err(|e| {
+                    ApiError::bad_request(format!("individuals[{i}] {iri:?} is not an IRI: {e}"))
+                })?;
+            }
             let refs: Vec<&str> = iris.iter().map(String::as_str).collect();
             let known = functions.individuals(&refs).map_err(store_error)?;
             let unknown: Vec<&str> = refs

@@ -3,24 +3,30 @@
 //! `application/sparql-update`, only with `--allow-update` (403 otherwise).
 //! `default-graph-uri` and `named-graph-uri` set a query's dataset; without one (nor FROM),
 //! `--union-default-graph` makes the default graph the union of all graphs. Results by content
-//! negotiation: JSON (the default), XML, CSV, TSV; graphs (CONSTRUCT, DESCRIBE) as
-//! N-Triples (the default) or Turtle.
+//! negotiation: JSON (the default), XML, CSV, TSV; graphs (CONSTRUCT, DESCRIBE) in every
+//! syntax the store writes: N-Triples (the default), Turtle, RDF/XML, JSON-LD, N3, and
+//! N-Quads or TriG (the triples in the default graph).
+//!
+//! A query needs the `read` scope, an update the `update` scope ([`super::gate`]); updates
+//! run all or nothing ([`super::update`]).
 
 use std::sync::Arc;
 
+use axum::Extension;
 use axum::body::Bytes;
 use axum::extract::{FromRequest, Query, Request, State};
 use axum::http::header::{ACCEPT, CONTENT_TYPE};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use oxigraph::io::{RdfFormat, RdfSerializer};
+use oxigraph::io::{JsonLdProfileSet, RdfFormat, RdfSerializer};
 use oxigraph::model::{GraphName, NamedNode, NamedOrBlankNode};
 use oxigraph::sparql::results::{QueryResultsFormat, QueryResultsSerializer};
 use oxigraph::sparql::{CancellationToken, QueryEvaluationError, QueryResults, SparqlEvaluator};
 
-use super::error::{ApiError, blocking};
+use super::auth::{Scope, Scopes};
+use super::error::{ApiError, blocking, function_error};
+use super::gate::{Access, AuditNote};
 use super::{Loaded, State as ServeState};
-use crate::sparql_functions::FunctionError;
 
 /// What a request asks.
 enum Operation {
@@ -34,18 +40,19 @@ enum Operation {
 
 pub async fn get(
     State(state): State<Arc<ServeState>>,
+    access: Option<Extension<Access>>,
     headers: HeaderMap,
     Query(params): Query<Vec<(String, String)>>,
 ) -> Response {
-    let result = match operation(params, None) {
-        Ok(Operation::Update(_)) => Err(ApiError::new(
+    match operation(params, None) {
+        Ok(Operation::Update(_)) => ApiError::new(
             StatusCode::METHOD_NOT_ALLOWED,
             "updates are sent by POST, not GET",
-        )),
-        Ok(op) => run(state, op, &headers).await,
-        Err(e) => Err(e),
-    };
-    result.unwrap_or_else(IntoResponse::into_response)
+        )
+        .into_response(),
+        Ok(op) => run(state, op, &headers, access.map(|a| a.0)).await,
+        Err(e) => e.into_response(),
+    }
 }
 
 pub async fn post(
@@ -54,6 +61,7 @@ pub async fn post(
     request: Request,
 ) -> Response {
     let headers = request.headers().clone();
+    let access = request.extensions().get::<Access>().cloned();
     let media = headers
         .get(CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
@@ -93,11 +101,10 @@ pub async fn post(
             ),
         )),
     };
-    let result = match op {
-        Ok(op) => run(state, op, &headers).await,
-        Err(e) => Err(e),
-    };
-    result.unwrap_or_else(IntoResponse::into_response)
+    match op {
+        Ok(op) => run(state, op, &headers, access).await,
+        Err(e) => e.into_response(),
+    }
 }
 
 /// The operation of the request's parameters (and direct body, with its media type).
@@ -155,9 +162,61 @@ fn operation(
     }
 }
 
+/// Checks the operation's scope, runs it, and notes for the audit log what it was.
 async fn run(
     state: Arc<ServeState>,
     op: Operation,
+    headers: &HeaderMap,
+    access: Option<Access>,
+) -> Response {
+    // Without the gate's word (never in `serve`), nothing is allowed.
+    let access = access.unwrap_or(Access {
+        scopes: Scopes::NONE,
+        token: None,
+    });
+    let (note, result) = match op {
+        Operation::Query {
+            text,
+            default_graphs,
+            named_graphs,
+        } => {
+            let note = AuditNote {
+                scope: Some(Scope::Read),
+                ..AuditNote::default()
+            };
+            let result = match access.authorize(Scope::Read) {
+                Ok(()) => run_query(state, text, default_graphs, named_graphs, headers).await,
+                Err(e) => Err(e),
+            };
+            (note, result)
+        }
+        Operation::Update(text) => {
+            let mut note = AuditNote {
+                scope: Some(Scope::Update),
+                update_sha256: Some(super::update::digest(&text)),
+                quads_changed: None,
+            };
+            let counted = state.count_quads;
+            let result = run_update(state, text, &access).await;
+            // A refused or failed update changed nothing.
+            note.quads_changed = match &result {
+                Ok(changed) => *changed,
+                Err(_) => counted.then_some(0),
+            };
+            let result = result.map(|_| StatusCode::NO_CONTENT.into_response());
+            (note, result)
+        }
+    };
+    let mut response = result.unwrap_or_else(IntoResponse::into_response);
+    response.extensions_mut().insert(note);
+    response
+}
+
+async fn run_query(
+    state: Arc<ServeState>,
+    text: String,
+    default_graphs: Vec<String>,
+    named_graphs: Vec<String>,
     headers: &HeaderMap,
 ) -> Result<Response, ApiError> {
     let accept = headers
@@ -165,53 +224,39 @@ async fn run(
         .and_then(|v| v.to_str().ok())
         .unwrap_or("*/*")
         .to_owned();
+    let token = CancellationToken::new();
+    let t = token.clone();
     let limit = state.query_timeout;
-    match op {
-        Operation::Query {
-            text,
-            default_graphs,
-            named_graphs,
-        } => {
-            let token = CancellationToken::new();
-            let t = token.clone();
-            let (media, body) = blocking(limit, "the query", Some(token), move || {
-                let loaded = state.loaded();
-                query(
-                    &state,
-                    &loaded,
-                    &text,
-                    &default_graphs,
-                    &named_graphs,
-                    &accept,
-                    t,
-                )
-            })
-            .await?;
-            Ok(([(CONTENT_TYPE, media)], body).into_response())
-        }
-        Operation::Update(text) => {
-            if !state.allow_update {
-                return Err(ApiError::new(
-                    StatusCode::FORBIDDEN,
-                    "updates are disabled: start serve with --allow-update",
-                ));
-            }
-            let token = CancellationToken::new();
-            let t = token.clone();
-            blocking(limit, "the update", Some(token), move || {
-                update(&state, &text, t)
-            })
-            .await?;
-            Ok(StatusCode::NO_CONTENT.into_response())
-        }
-    }
+    let (media, body) = blocking(limit, "the query", Some(token), move || {
+        let loaded = state.loaded();
+        query(
+            &state,
+            &loaded,
+            &text,
+            &default_graphs,
+            &named_graphs,
+            &accept,
+            t,
+        )
+    })
+    .await?;
+    Ok(([(CONTENT_TYPE, media)], body).into_response())
 }
 
-fn function_error(e: FunctionError) -> ApiError {
-    match e {
-        FunctionError::Oracle(m) => ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, m),
-        other => ApiError::bad_request(other.to_string()),
+/// The scope, then `--allow-update`, then the update; the change in quads when counted.
+async fn run_update(
+    state: Arc<ServeState>,
+    text: String,
+    access: &Access,
+) -> Result<Option<i64>, ApiError> {
+    access.authorize(Scope::Update)?;
+    if !state.allow_update {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "updates are disabled: start serve with --allow-update",
+        ));
     }
+    super::update::run(state, text).await
 }
 
 fn evaluation_error(e: QueryEvaluationError) -> ApiError {
@@ -291,40 +336,6 @@ fn query(
     Ok(written)
 }
 
-/// Runs an update, then rebuilds the functions over the changed store.
-fn update(state: &ServeState, text: &str, token: CancellationToken) -> Result<(), ApiError> {
-    let _one_at_a_time = state.update_lock.lock().unwrap_or_else(|p| p.into_inner());
-    let loaded = state.loaded();
-    let prepared = loaded
-        .functions
-        .prepare_update(SparqlEvaluator::new().with_cancellation_token(token), text)
-        .map_err(function_error)?;
-    let errors = prepared.errors();
-    let result = prepared.update.on_store(&state.store).execute();
-    // Whatever happened, the store may have changed: answer from it as it is now.
-    let (rebuilt, _) = super::Loaded::open(&state.store, &state.models)
-        .map_err(|e| ApiError::internal(&e.context("reopening the KB after the update")))?;
-    *state.loaded.write().unwrap_or_else(|p| p.into_inner()) = Arc::new(rebuilt);
-    result.map_err(|e| ApiError::bad_request(format!("the update failed: {e}")))?;
-    if errors.store_failed() {
-        return Err(ApiError::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            format!(
-                "the update ran, but the store failed to answer some calls:\n{}",
-                errors.messages().join("\n")
-            ),
-        ));
-    }
-    let errors = errors.messages();
-    if !errors.is_empty() {
-        return Err(ApiError::bad_request(format!(
-            "the update ran, but some calls had wrong arguments:\n{}",
-            errors.join("\n")
-        )));
-    }
-    Ok(())
-}
-
 /// The supported media types of solutions and booleans, the first the default.
 const RESULTS: &[(&str, QueryResultsFormat)] = &[
     ("application/sparql-results+json", QueryResultsFormat::Json),
@@ -340,6 +351,16 @@ const RESULTS: &[(&str, QueryResultsFormat)] = &[
 const GRAPHS: &[(&str, RdfFormat)] = &[
     ("application/n-triples", RdfFormat::NTriples),
     ("text/turtle", RdfFormat::Turtle),
+    ("application/rdf+xml", RdfFormat::RdfXml),
+    (
+        "application/ld+json",
+        RdfFormat::JsonLd {
+            profile: JsonLdProfileSet::empty(),
+        },
+    ),
+    ("text/n3", RdfFormat::N3),
+    ("application/n-quads", RdfFormat::NQuads),
+    ("application/trig", RdfFormat::TriG),
     ("text/plain", RdfFormat::NTriples),
 ];
 
@@ -476,5 +497,18 @@ mod tests {
         let graph = |a: &str| negotiate(a, GRAPHS).map(|(m, _)| m);
         assert_eq!(graph("*/*"), Some("application/n-triples"));
         assert_eq!(graph("text/turtle, */*;q=0.1"), Some("text/turtle"));
+        // What SPARQLWrapper asks for RDF/XML, JSON-LD, Turtle and N3.
+        assert_eq!(graph("application/rdf+xml"), Some("application/rdf+xml"));
+        assert_eq!(
+            graph("application/ld+json,application/x-json+ld"),
+            Some("application/ld+json")
+        );
+        assert_eq!(graph("application/turtle,text/turtle"), Some("text/turtle"));
+        assert_eq!(
+            graph("application/turtle,text/turtle,text/rdf+n3,application/n-triples,text/n3"),
+            Some("application/n-triples")
+        );
+        assert_eq!(graph("application/trig"), Some("application/trig"));
+        assert_eq!(graph("application/sparql-results+json"), None);
     }
 }
