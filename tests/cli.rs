@@ -27,5 +27,8 @@ mod cli_predict;
 #[cfg(feature = "cli")]
 #[path = "cli/cli_serve.rs"]
 mod cli_serve;
+#[cfg(feature = "cli")]
+#[path = "cli/cli_trees.rs"]
+mod cli_trees;
 #[path = "cli/sparql_functions.rs"]
 mod sparql_functions;

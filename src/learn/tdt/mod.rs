@@ -22,7 +22,7 @@
 //! [`TreeModel`] predicts through any oracle and saves to and loads from the model document.
 //!
 //! The same growth with bootstrap samples and random feature subsets makes the forests of
-//! [`crate::learn::trf`].
+//! the `trf` module (terminological random forests).
 
 mod grow;
 mod model;
