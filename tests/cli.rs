@@ -33,5 +33,7 @@ mod report;
 #[cfg(feature = "cli")]
 #[path = "cli/cli_serve_auth.rs"]
 mod cli_serve_auth;
+#[path = "cli/cli_trees.rs"]
+mod cli_trees;
 #[path = "cli/sparql_functions.rs"]
 mod sparql_functions;

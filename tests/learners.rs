@@ -22,3 +22,5 @@ mod model_roundtrip;
 #[cfg(feature = "cli")]
 #[path = "learners/tbc.rs"]
 mod tbc;
+#[path = "learners/trees.rs"]
+mod trees;

@@ -25,6 +25,7 @@ use super::forest::ForestModelLoader;
 use super::model::ConceptModelLoader;
 use super::multiclass::MultiClassModelLoader;
 use super::tbc::TbcModelLoader;
+use super::tdt::TreeModelLoader;
 use super::{LearnError, Model};
 use crate::oracle::Signature;
 
@@ -53,7 +54,7 @@ struct Document {
 }
 
 /// Every model format this build can read: adding a learner adds one line here.
-fn loaders() -> [&'static dyn ModelLoader; 7] {
+fn loaders() -> [&'static dyn ModelLoader; 9] {
     [
         &ConceptModelLoader,
         &TbcModelLoader,
@@ -62,6 +63,8 @@ fn loaders() -> [&'static dyn ModelLoader; 7] {
         &WfoilModelLoader,
         &ClusterModelLoader,
         &MultiClassModelLoader,
+        &TreeModelLoader(super::tdt::ALGORITHM),
+        &TreeModelLoader(super::trf::ALGORITHM),
     ]
 }
 

@@ -21,6 +21,7 @@ pub mod document;
 mod error;
 mod examples;
 pub mod experiment;
+pub mod features;
 pub mod forest;
 pub mod has_value;
 mod learner;
@@ -33,7 +34,9 @@ pub mod splits;
 mod stats;
 pub mod targets;
 pub mod tbc;
+pub mod tdt;
 mod training;
+pub mod trf;
 
 pub use control::{Progress, ProgressFn, QueryBudgeted, RunClock, RunControl};
 pub use error::LearnError;

@@ -10,6 +10,8 @@ pub mod celoe;
 pub mod forest;
 pub mod multiclass;
 pub mod tbc;
+pub mod tdt;
+pub mod trf;
 
 use std::path::PathBuf;
 
@@ -26,6 +28,7 @@ use self::celoe::{CeloeArgs, SolutionArgs, StartArgs};
 use self::forest::ForestArgs;
 use self::multiclass::MulticlassArgs;
 use self::tbc::TbcArgs;
+use self::tdt::TreeArgs;
 use super::options::{KbArgs, QualityArg, SemanticsArg};
 
 /// Builds the learner from the arguments (parameters validated) over the command's operator.
@@ -141,7 +144,12 @@ pub const REGISTRY: &[&LearnerEntry] = &[
     &boost::OWL_BOOST,
     &boost::WFOIL_DL,
     &multiclass::ENTRY,
+    &tdt::ENTRY,
+    &trf::ENTRY,
 ];
+
+/// Other names `--algorithm` accepts, each with the registry name it stands for.
+pub const ALIASES: &[(&str, &str)] = &[("decision-tree", "tdt"), ("random-forest", "trf")];
 
 /// `--algorithm`'s parser: a registry name (each listed with its description in `--help`),
 /// or a comma-separated list of them, which only `cv` accepts (it compares them side by
@@ -169,17 +177,21 @@ impl TypedValueParser for AlgorithmParser {
             .ok_or_else(|| clap::Error::new(clap::error::ErrorKind::InvalidUtf8).with_cmd(cmd))?;
         let mut out = Vec::new();
         for name in text.split(',') {
-            out.push(names.parse_ref(cmd, arg, std::ffi::OsStr::new(name.trim()))?);
+            let name = names.parse_ref(cmd, arg, std::ffi::OsStr::new(name.trim()))?;
+            let canonical = ALIASES.iter().find(|(a, _)| *a == name).map(|(_, n)| *n);
+            out.push(canonical.map_or(name, str::to_owned));
         }
         Ok(out.join(","))
     }
 
     fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
-        Some(Box::new(
-            REGISTRY
+        Some(Box::new(REGISTRY.iter().map(|e| {
+            let aliases = ALIASES
                 .iter()
-                .map(|e| PossibleValue::new(e.name).help(e.about)),
-        ))
+                .filter(|(_, n)| *n == e.name)
+                .map(|(a, _)| *a);
+            PossibleValue::new(e.name).help(e.about).aliases(aliases)
+        })))
     }
 }
 
@@ -449,7 +461,7 @@ pub struct LearnArgs {
     /// Only these problems (repeatable; default: all).
     #[arg(long = "problem", value_name = "NAME")]
     pub problem: Vec<String>,
-    /// The learner: celoe, forest-mixing, tbc, owl-boost, wfoil-dl or multiclass.
+    /// The learner: celoe, forest-mixing, tbc, owl-boost, wfoil-dl, multiclass, tdt or trf.
     #[arg(long, default_value = "celoe", value_parser = algorithm_parser())]
     pub algorithm: String,
     #[arg(long, value_enum, default_value_t)]
@@ -492,6 +504,8 @@ pub struct LearnArgs {
     pub weak: WeakArgs,
     #[command(flatten)]
     pub multiclass: MulticlassArgs,
+    #[command(flatten)]
+    pub trees: TreeArgs,
     /// Long names of the flags given on the command line (filled after parsing, so shared
     /// flags a learner cannot use are refused and defaults are not).
     #[arg(skip)]
