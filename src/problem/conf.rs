@@ -104,14 +104,15 @@ pub(crate) fn load(path: &Path, text: &str, name: &str) -> Result<LearningProble
                 return Err(syntax(v.line(), format!("{k} must be a string")));
             };
             let class = expand_name(class, &prefixes).map_err(|m| syntax(v.line(), m))?;
-            let problem = build(
+            let mut problem = build(
                 path,
                 name.to_owned(),
                 Vec::new(),
                 Vec::new(),
-                Some(class),
+                Some(class.clone()),
                 kb_file,
             )?;
+            problem.describe_class = Some(class);
             return Ok(finish(problem, settings));
         }
         let reason = if statements.iter().any(|(k, _)| k.ends_with(".fuzzyEx")) {
