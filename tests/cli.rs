@@ -27,5 +27,8 @@ mod cli_predict;
 #[cfg(feature = "cli")]
 #[path = "cli/cli_serve.rs"]
 mod cli_serve;
+#[cfg(feature = "cli")]
+#[path = "cli/describe_class.rs"]
+mod describe_class;
 #[path = "cli/sparql_functions.rs"]
 mod sparql_functions;
