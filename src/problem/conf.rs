@@ -8,6 +8,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use super::conf_syntax::{ConfValue, parse};
+use super::error::syntax_error;
 use super::examples::{build, check_degrees, normalize_iri};
 use super::source::{self, KnowledgeSource};
 use super::{LearnerSettings, LearningProblem, ProblemError, settings};
@@ -23,15 +24,6 @@ const DEFAULT_PREFIXES: [(&str, &str); 4] = [
 
 /// IRI schemes that must not be mistaken for prefixes.
 const SCHEMES: [&str; 7] = ["http", "https", "urn", "file", "ftp", "mailto", "tag"];
-
-pub(crate) fn syntax_error(path: &Path, line: usize, message: String) -> ProblemError {
-    ProblemError::Syntax {
-        path: path.to_owned(),
-        line: Some(line),
-        column: None,
-        message,
-    }
-}
 
 /// The standard prefixes and those the file declares (`prefixes = [...]`, later ones win).
 fn declared_prefixes(

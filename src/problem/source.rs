@@ -15,8 +15,8 @@ use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
 use super::ProblemError;
-use super::conf::syntax_error;
 use super::conf_syntax::{ConfFile, ConfValue};
+use super::error::syntax_error;
 use crate::kb::KbFormat;
 
 /// A SPARQL endpoint named by a `.conf` file.
