@@ -35,5 +35,7 @@ mod report;
 mod cli_serve_auth;
 #[path = "cli/cli_trees.rs"]
 mod cli_trees;
+#[path = "cli/describe_class.rs"]
+mod describe_class;
 #[path = "cli/sparql_functions.rs"]
 mod sparql_functions;

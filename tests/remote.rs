@@ -18,3 +18,6 @@ mod remote_differential;
 mod remote_enrich;
 #[path = "remote/remote_faults.rs"]
 mod remote_faults;
+#[cfg(feature = "cli")]
+#[path = "remote/remote_problem_queries.rs"]
+mod remote_problem_queries;

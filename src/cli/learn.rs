@@ -5,12 +5,12 @@
 use anyhow::{Context, bail};
 use serde::Serialize;
 
+use super::describe_class;
 use super::learner::{
     Prepared, SolutionJson, cancelled, checked_examples, fit_problem, prepare, stats_line,
 };
 use super::learners::LearnArgs;
 use super::print_json;
-use super::problems::load_selected;
 use crate::learn::{Examples, FitResult, QualityMeasure, RunStats, document};
 use crate::oracle::Semantics;
 use crate::problem::LearningProblem;
@@ -113,22 +113,25 @@ pub fn run(mut args: LearnArgs) -> anyhow::Result<()> {
         super::learners::entry_for(&args)?;
         return super::multiclass::learn(args);
     }
-    let problems = load_selected(&args.problems, &args.problem)?;
+    let mut problems = describe_class::load(&args)?;
     super::conf_defaults::apply(&mut args, &problems);
+    let drawn = describe_class::draw(&args, &mut problems)?;
     if args.save_model.is_some() && problems.len() != 1 {
         bail!(
             "--save-model saves one model: select one of the {} problems with --problem",
             problems.len()
         );
     }
-    let prep = prepare(&args, &problems, None)?;
+    let mut prep = prepare(&args, &problems, None)?;
+    drawn.hide(&mut prep);
     let examples = checked_examples(&prep.kb, &problems)?;
     let mut results = Vec::new();
     for (p, ex) in problems.iter().zip(&examples) {
         if cancelled() {
             break;
         }
-        let (r, run) = learn_one(&prep, &args, p, ex)?;
+        let (mut r, run) = learn_one(&prep, &args, p, ex)?;
+        drawn.annotate(&mut r);
         if let Some(path) = &args.save_model {
             let learner = (prep.entry.build)(&args, &prep.kb, &prep.rho)?;
             let text = document::to_json(
@@ -207,6 +210,7 @@ fn print_text(r: &LearnJson) -> anyhow::Result<()> {
             num("parameters")
         );
     }
+    describe_class::print_text(r)?;
     outln!("  stats: {}", stats_line(&r.stats));
     Ok(())
 }

@@ -19,6 +19,7 @@ mod bench_tbc;
 mod cluster;
 mod conf_defaults;
 mod cv;
+mod describe_class;
 mod enrich;
 mod evaluate;
 mod evaluate_multiclass;

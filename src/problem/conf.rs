@@ -8,6 +8,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use super::conf_syntax::{ConfValue, parse};
+use super::error::syntax_error;
 use super::examples::{build, check_degrees, normalize_iri};
 use super::source::{self, KnowledgeSource};
 use super::{LearnerSettings, LearningProblem, ProblemError, settings};
@@ -23,15 +24,6 @@ const DEFAULT_PREFIXES: [(&str, &str); 4] = [
 
 /// IRI schemes that must not be mistaken for prefixes.
 const SCHEMES: [&str; 7] = ["http", "https", "urn", "file", "ftp", "mailto", "tag"];
-
-pub(crate) fn syntax_error(path: &Path, line: usize, message: String) -> ProblemError {
-    ProblemError::Syntax {
-        path: path.to_owned(),
-        line: Some(line),
-        column: None,
-        message,
-    }
-}
 
 /// The standard prefixes and those the file declares (`prefixes = [...]`, later ones win).
 fn declared_prefixes(
@@ -54,14 +46,12 @@ fn declared_prefixes(
 pub(crate) fn load(path: &Path, text: &str, name: &str) -> Result<LearningProblem, ProblemError> {
     let file = parse(path, text)?;
     let statements = &file.statements;
-    let syntax = |line: usize, message: String| syntax_error(path, line, message);
     let prefixes = declared_prefixes(path, statements)?;
     // A later assignment overrides an earlier one, as in DL-Learner.
     let by_key: HashMap<&str, &ConfValue> = statements
         .iter()
         .map(|(key, value)| (key.as_str(), value))
         .collect();
-
     let mut settings = settings::read(path, statements, &|s| {
         expand(s, &prefixes).and_then(|i| normalize_iri(&i))
     })?;
@@ -83,9 +73,32 @@ pub(crate) fn load(path: &Path, text: &str, name: &str) -> Result<LearningProble
         problem.endpoint = endpoint.clone();
         problem
     };
+    let component = example_component(statements, &by_key);
+    if component.is_none() && file.examples.is_empty() {
+        let mut problem = class_problem(path, statements, &prefixes, name)?;
+        problem.kb_file = kb_file;
+        return Ok(finish(problem, settings));
+    }
+    let (positives, negatives) =
+        listed_examples(path, &file, &by_key, component.as_deref(), &prefixes)?;
+    let problem = build(path, name.to_owned(), positives, negatives, None, kb_file)?;
+    let mut problem = finish(problem, settings);
+    let key = format!("{}.fuzzyEx", component.as_deref().unwrap_or("lp"));
+    if let Some(value) = by_key.get(key.as_str()) {
+        let syntax = |line: usize, message: String| syntax_error(path, line, message);
+        problem.degrees = fuzzy_examples(value, &prefixes).map_err(|(l, m)| syntax(l, m))?;
+        check_degrees(&problem.degrees).map_err(|m| syntax(value.line(), format!("{key}: {m}")))?;
+    }
+    Ok(problem)
+}
 
-    // The learning-problem component is usually `lp`, but any name may be used.
-    let component = ["lp", "problem"]
+/// The learning-problem component that lists examples: usually `lp`, but any name may be
+/// used.
+fn example_component(
+    statements: &[(String, ConfValue)],
+    by_key: &HashMap<&str, &ConfValue>,
+) -> Option<String> {
+    ["lp", "problem"]
         .into_iter()
         .find(|c| by_key.contains_key(format!("{c}.positiveExamples").as_str()))
         .map(str::to_owned)
@@ -93,51 +106,71 @@ pub(crate) fn load(path: &Path, text: &str, name: &str) -> Result<LearningProble
             statements
                 .iter()
                 .find_map(|(k, _)| k.strip_suffix(".positiveExamples").map(str::to_owned))
-        });
+        })
+}
 
-    if component.is_none() && file.examples.is_empty() {
-        if let Some((k, v)) = statements
-            .iter()
-            .find(|(k, _)| k.ends_with(".classToDescribe"))
-        {
-            let ConfValue::Str(class, _) = v else {
-                return Err(syntax(v.line(), format!("{k} must be a string")));
-            };
-            let class = expand_name(class, &prefixes).map_err(|m| syntax(v.line(), m))?;
-            let problem = build(
-                path,
-                name.to_owned(),
-                Vec::new(),
-                Vec::new(),
-                Some(class),
-                kb_file,
-            )?;
-            return Ok(finish(problem, settings));
-        }
-        let reason = if statements.iter().any(|(k, _)| k.ends_with(".fuzzyEx")) {
-            "fuzzy learning problems (graded examples in fuzzyEx) are not supported".to_owned()
-        } else if let Some((k, v)) = statements.iter().find(|(k, v)| {
-            k.ends_with(".type")
-                && matches!(v, ConfValue::Str(t, _) if t.contains("unife") || t.contains("probabilistic"))
-        }) {
-            format!(
-                "line {}: {k} = {} is a probabilistic (unife) component; oxilearn learns from \
-                 examples and this file gives none (no lp.positiveExamples, lp.classToDescribe \
-                 or +/- example lines)",
-                v.line(),
-                v.describe()
-            )
-        } else {
-            "no examples found: no lp.positiveExamples, no lp.classToDescribe and no +/- \
-             example lines"
-                .to_owned()
+/// A file without examples: a class-learning problem (`classToDescribe`), whose examples
+/// are drawn when the KB is open, or an error saying why nothing can be learned.
+fn class_problem(
+    path: &Path,
+    statements: &[(String, ConfValue)],
+    prefixes: &HashMap<String, String>,
+    name: &str,
+) -> Result<LearningProblem, ProblemError> {
+    let syntax = |line: usize, message: String| syntax_error(path, line, message);
+    if let Some((k, v)) = statements
+        .iter()
+        .find(|(k, _)| k.ends_with(".classToDescribe"))
+    {
+        let ConfValue::Str(class, _) = v else {
+            return Err(syntax(v.line(), format!("{k} must be a string")));
         };
-        return Err(ProblemError::Unsupported {
-            path: path.to_owned(),
-            reason,
-        });
+        let class = expand_name(class, prefixes).map_err(|m| syntax(v.line(), m))?;
+        let mut problem = build(
+            path,
+            name.to_owned(),
+            Vec::new(),
+            Vec::new(),
+            Some(class.clone()),
+            None,
+        )?;
+        problem.describe_class = Some(class);
+        return Ok(problem);
     }
+    let reason = if statements.iter().any(|(k, _)| k.ends_with(".fuzzyEx")) {
+        "fuzzy learning problems (graded examples in fuzzyEx) are not supported".to_owned()
+    } else if let Some((k, v)) = statements.iter().find(|(k, v)| {
+        k.ends_with(".type")
+            && matches!(v, ConfValue::Str(t, _) if t.contains("unife") || t.contains("probabilistic"))
+    }) {
+        format!(
+            "line {}: {k} = {} is a probabilistic (unife) component; oxilearn learns from \
+             examples and this file gives none (no lp.positiveExamples, lp.classToDescribe \
+             or +/- example lines)",
+            v.line(),
+            v.describe()
+        )
+    } else {
+        "no examples found: no lp.positiveExamples, no lp.classToDescribe and no +/- \
+         example lines"
+            .to_owned()
+    };
+    Err(ProblemError::Unsupported {
+        path: path.to_owned(),
+        reason,
+    })
+}
 
+/// The examples the component lists (`positiveExamples`, `negativeExamples`) and the old
+/// dialect's example lines (`+"IRI"`, `-name`), as full IRIs.
+fn listed_examples(
+    path: &Path,
+    file: &super::conf_syntax::ConfFile,
+    by_key: &HashMap<&str, &ConfValue>,
+    component: Option<&str>,
+    prefixes: &HashMap<String, String>,
+) -> Result<(Vec<String>, Vec<String>), ProblemError> {
+    let syntax = |line: usize, message: String| syntax_error(path, line, message);
     let examples = |key: String| -> Result<Vec<String>, ProblemError> {
         let Some(value) = by_key.get(key.as_str()) else {
             return Ok(Vec::new());
@@ -155,7 +188,7 @@ pub(crate) fn load(path: &Path, text: &str, name: &str) -> Result<LearningProble
             .iter()
             .map(|item| match item {
                 ConfValue::Str(s, line) | ConfValue::Word(s, line) => {
-                    expand_name(s, &prefixes).map_err(|m| syntax(*line, format!("in {key}: {m}")))
+                    expand_name(s, prefixes).map_err(|m| syntax(*line, format!("in {key}: {m}")))
                 }
                 other => Err(syntax(
                     other.line(),
@@ -167,16 +200,15 @@ pub(crate) fn load(path: &Path, text: &str, name: &str) -> Result<LearningProble
             })
             .collect()
     };
-    let (mut positives, mut negatives) = match &component {
+    let (mut positives, mut negatives) = match component {
         Some(c) => (
             examples(format!("{c}.positiveExamples"))?,
             examples(format!("{c}.negativeExamples"))?,
         ),
         None => (Vec::new(), Vec::new()),
     };
-    // Old-dialect example lines: `+"IRI"`, `-name`.
     for e in &file.examples {
-        let iri = expand_name(&e.name, &prefixes).map_err(|m| ProblemError::Syntax {
+        let iri = expand_name(&e.name, prefixes).map_err(|m| ProblemError::Syntax {
             path: path.to_owned(),
             line: Some(e.line),
             column: Some(e.column),
@@ -188,14 +220,7 @@ pub(crate) fn load(path: &Path, text: &str, name: &str) -> Result<LearningProble
             negatives.push(iri);
         }
     }
-    let problem = build(path, name.to_owned(), positives, negatives, None, kb_file)?;
-    let mut problem = finish(problem, settings);
-    let key = format!("{}.fuzzyEx", component.as_deref().unwrap_or("lp"));
-    if let Some(value) = by_key.get(key.as_str()) {
-        problem.degrees = fuzzy_examples(value, &prefixes).map_err(|(l, m)| syntax(l, m))?;
-        check_degrees(&problem.degrees).map_err(|m| syntax(value.line(), format!("{key}: {m}")))?;
-    }
-    Ok(problem)
+    Ok((positives, negatives))
 }
 
 /// An example or class name as a full IRI: `<…>` and full IRIs as they are, `p:local`

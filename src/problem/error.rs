@@ -67,3 +67,13 @@ fn missing_message(problem: &str, positives: &[String], negatives: &[String]) ->
     }
     s
 }
+
+/// A syntax error at `line` of a line-based file (`.conf`), without a column.
+pub(crate) fn syntax_error(path: &std::path::Path, line: usize, message: String) -> ProblemError {
+    ProblemError::Syntax {
+        path: path.to_owned(),
+        line: Some(line),
+        column: None,
+        message,
+    }
+}

@@ -54,6 +54,9 @@ pub(crate) fn build(
         endpoint: None,
         degrees: Vec::new(),
         settings: None,
+        describe_class: None,
+        positives_query: None,
+        negatives_query: None,
     })
 }
 

@@ -66,7 +66,9 @@ pub(crate) fn parse(
                 .map(|(name, v)| ontolearn(path, name, &v))
                 .collect()
         }
-        Value::Object(map) if map.contains_key("positive_examples") => {
+        Value::Object(map)
+            if map.contains_key("positive_examples") || map.contains_key("positives_query") =>
+        {
             Ok(vec![ontolearn(path, stem.to_owned(), &value)?])
         }
         _ => Err(ProblemError::Unsupported {
@@ -86,11 +88,33 @@ fn json_error(path: &Path, e: &serde_json::Error) -> ProblemError {
 }
 
 fn ontolearn(path: &Path, name: String, v: &Value) -> Result<LearningProblem, ProblemError> {
-    let positives = iri_list(path, &name, v, "positive_examples", true)?;
+    let (pos_query, neg_query) = queries(path, &name, v)?;
+    let positives = iri_list(path, &name, v, "positive_examples", pos_query.is_none())?;
     let negatives = iri_list(path, &name, v, "negative_examples", false)?;
     let mut problem = build(path, name.clone(), positives, negatives, None, None)?;
     problem.degrees = degrees(path, &name, v)?;
+    problem.positives_query = pos_query;
+    problem.negatives_query = neg_query;
     Ok(problem)
+}
+
+/// `"positives_query"` and `"negatives_query"`: SELECTs with one variable whose answers
+/// are examples (read when the KB is open); with a positives query the list is optional.
+fn queries(
+    path: &Path,
+    problem: &str,
+    v: &Value,
+) -> Result<(Option<String>, Option<String>), ProblemError> {
+    let one = |key: &str| match v.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(q)) => Ok(Some(q.clone())),
+        Some(_) => Err(syntax(
+            path,
+            problem,
+            &format!("\"{key}\" must be a SPARQL SELECT query string"),
+        )),
+    };
+    Ok((one("positives_query")?, one("negatives_query")?))
 }
 
 /// Graded examples: `"degrees": {"IRI": 0.75, …}` (optional).
@@ -140,9 +164,13 @@ fn list_item(path: &Path, index: usize, v: &Value) -> Result<LearningProblem, Pr
         Some(Value::String(s)) => Some(s.clone()),
         Some(_) => return Err(syntax(path, &name, "\"concept\" must be a string")),
     };
-    let positives = iri_list(path, &name, v, "positives", true)?;
+    let (pos_query, neg_query) = queries(path, &name, v)?;
+    let positives = iri_list(path, &name, v, "positives", pos_query.is_none())?;
     let negatives = iri_list(path, &name, v, "negatives", false)?;
-    build(path, name, positives, negatives, target, None)
+    let mut problem = build(path, name, positives, negatives, target, None)?;
+    problem.positives_query = pos_query;
+    problem.negatives_query = neg_query;
+    Ok(problem)
 }
 
 /// The IRIs under `key`; a missing key is an error only when `required`.

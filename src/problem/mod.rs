@@ -52,6 +52,48 @@ pub struct LearningProblem {
     /// A `.conf` file's learner settings (`alg.*`, `h.*`, `op.*`), which the CLI takes as
     /// defaults; `None` for other formats.
     pub settings: Option<LearnerSettings>,
+    /// The class whose definition is learned (`learn --describe-class`, a `.conf` file's
+    /// `classToDescribe`): the examples are drawn from its instances and non-instances
+    /// when the KB is open, and the class (with its equivalents) is left out of the search.
+    pub describe_class: Option<String>,
+    /// A SELECT with one variable whose answers are positive examples (`--positives-query`,
+    /// JSON `positives_query`), run when the KB is open, added to any listed positives.
+    pub positives_query: Option<String>,
+    /// As `positives_query`, for negatives (`--negatives-query`, JSON `negatives_query`).
+    pub negatives_query: Option<String>,
+}
+
+impl LearningProblem {
+    /// A problem without listed examples, defined by SELECT queries (see
+    /// [`LearningProblem::positives_query`]).
+    pub fn from_queries(
+        name: &str,
+        positives_query: Option<String>,
+        negatives_query: Option<String>,
+    ) -> Self {
+        LearningProblem {
+            name: name.to_owned(),
+            positives: Vec::new(),
+            negatives: Vec::new(),
+            target: None,
+            kb_file: None,
+            kb_format: None,
+            endpoint: None,
+            degrees: Vec::new(),
+            settings: None,
+            describe_class: None,
+            positives_query,
+            negatives_query,
+        }
+    }
+
+    /// Whether the examples are still to be drawn from the KB (a class to describe, or
+    /// queries), see [`LearningProblem::describe_class`].
+    pub fn needs_kb_examples(&self) -> bool {
+        self.describe_class.is_some()
+            || self.positives_query.is_some()
+            || self.negatives_query.is_some()
+    }
 }
 
 /// Reads all problems of `path`.

@@ -91,6 +91,9 @@ impl MultiClassProblem {
                 endpoint: None,
                 degrees: Vec::new(),
                 settings: None,
+                describe_class: None,
+                positives_query: None,
+                negatives_query: None,
             })
             .collect()
     }

@@ -220,116 +220,22 @@ pub(crate) fn read(
         };
         // Old-dialect learners carry the operator's options themselves.
         let as_operator = matches!(kind, Kind::Operator | Kind::Learner);
-        let setting = match (kind, name) {
-            (Kind::Learner | Kind::Heuristic | Kind::Operator, "type") => match kind {
-                Kind::Learner => Some(Setting::Algorithm("celoe".to_owned())),
-                _ => None,
-            },
-            (Kind::UnsupportedLearner, "type") => {
-                let t = text(value).unwrap_or_default();
-                out.not_understood.push((
-                    line,
-                    format!(
-                        "{key} = \"{t}\": oxilearn has no such learner (only celoe, ocel, \
-                         pceloe); {INSTEAD}"
-                    ),
-                ));
-                None
-            }
-            (Kind::UnsupportedLearner, _) => {
-                out.not_understood.push((
-                    line,
-                    format!("{key}: an option of a learner oxilearn does not have, ignored"),
-                ));
-                None
-            }
-            (Kind::Reasoner, "type") => {
-                let t = text(value).map(|t| squash(&t)).unwrap_or_default();
-                if let Some((_, closed)) = REASONERS.iter().find(|(r, _)| *r == t) {
-                    reasoners.push((line, key.clone(), *closed));
-                }
-                None
-            }
-            (Kind::Learner, "maxExecutionTimeInSeconds") => Some(Setting::MaxRuntime(
-                number(value, 0.0, f64::MAX).map_err(bad)?,
-            )),
-            (Kind::Learner, "noisePercentage") => {
-                Some(Setting::Noise(number(value, 0.0, 100.0).map_err(bad)?))
-            }
-            (Kind::Learner, "maxNrOfResults") => {
-                Some(Setting::MaxResults(count(value, 1).map_err(bad)? as usize))
-            }
-            (Kind::Learner, "maxDepth") => {
-                Some(Setting::MaxDepth(count(value, 1).map_err(bad)? as usize))
-            }
-            (Kind::Learner, "maxClassDescriptionTests" | "maxClassExpressionTests") => {
-                Some(Setting::MaxTests(count(value, 1).map_err(bad)?))
-            }
-            (Kind::Learner, "startClass") => {
-                let t = text(value).ok_or_else(|| bad("expected a class IRI".to_owned()))?;
-                Some(Setting::StartClass(expand(&t).map_err(bad)?))
-            }
-            (Kind::Heuristic | Kind::Learner, "expansionPenaltyFactor") => Some(
-                Setting::ExpansionPenalty(number(value, f64::MIN, f64::MAX).map_err(bad)?),
-            ),
-            (Kind::Heuristic | Kind::Learner, "startNodeBonus") => Some(Setting::StartBonus(
-                number(value, f64::MIN, f64::MAX).map_err(bad)?,
-            )),
-            (Kind::Heuristic, "gainBonusFactor") => Some(Setting::GainBonus(
-                number(value, f64::MIN, f64::MAX).map_err(bad)?,
-            )),
-            (Kind::Heuristic, "nodeRefinementPenalty") => Some(Setting::RefinementPenalty(
-                number(value, f64::MIN, f64::MAX).map_err(bad)?,
-            )),
-            (_, "useHasValueConstructor" | "useHasValue") if as_operator => {
-                Some(Setting::UseHasValue(boolean(value).map_err(bad)?))
-            }
-            (_, "useNegation") if as_operator => {
-                Some(Setting::UseNegation(boolean(value).map_err(bad)?))
-            }
-            (_, "useAllConstructor") if as_operator => {
-                Some(Setting::UseAll(boolean(value).map_err(bad)?))
-            }
-            (_, "useExistsConstructor") if as_operator => {
-                Some(Setting::UseExists(boolean(value).map_err(bad)?))
-            }
-            (_, "useCardinalityRestrictions") if as_operator => {
-                Some(Setting::UseCardinality(boolean(value).map_err(bad)?))
-            }
-            (_, "useBooleanDatatypes") if as_operator => {
-                Some(Setting::UseBooleans(boolean(value).map_err(bad)?))
-            }
-            (_, "useNumericDatatypes" | "useDoubleDatatypes") if as_operator => {
-                Some(Setting::UseNumbers(boolean(value).map_err(bad)?))
-            }
-            (_, "useInverse") if as_operator => {
-                Some(Setting::UseInverse(boolean(value).map_err(bad)?))
-            }
-            (_, "cardinalityLimit") if as_operator => {
-                let n = count(value, 1).map_err(bad)?;
-                let n = u32::try_from(n).map_err(|_| bad(format!("{n} is too large")))?;
-                Some(Setting::CardinalityLimit(n))
-            }
-            (_, "frequencyThreshold" | "valueFrequencyThreshold") if as_operator => Some(
-                Setting::FrequencyThreshold(count(value, 1).map_err(bad)? as usize),
-            ),
-            (Kind::Other, "type") => {
-                let t = text(value).unwrap_or_default();
-                let s = squash(&t);
-                if !(PROBLEMS.contains(&s.as_str()) || OTHER_TYPES.contains(&s.as_str())) {
-                    out.not_understood.push((
-                        line,
-                        format!("{key} = \"{t}\": a component oxilearn does not have, ignored"),
-                    ));
-                }
-                None
-            }
-            (Kind::Other | Kind::Reasoner, n) if QUIET_OTHER.contains(&n) => None,
-            _ => {
+        let setting = if let Some(s) = typed(kind, key, name, value, &mut out, &mut reasoners) {
+            s
+        } else if let Some(s) = learner_setting(kind, name, value, expand, &bad)? {
+            Some(s)
+        } else if let Some(s) = as_operator
+            .then(|| operator_setting(name, value, &bad))
+            .transpose()?
+            .flatten()
+        {
+            Some(s)
+        } else {
+            if !(matches!(kind, Kind::Other | Kind::Reasoner) && QUIET_OTHER.contains(&name)) {
                 out.not_understood
                     .push((line, format!("{key}: not understood, ignored")));
-                None
             }
+            None
         };
         if let Some(setting) = setting {
             out.settings.push(LocatedSetting {
@@ -351,6 +257,138 @@ pub(crate) fn read(
         out.settings.sort_by_key(|s| s.line);
     }
     Ok(out)
+}
+
+/// The `type` statements, and the options of learners oxilearn does not have: `Some` when
+/// `name` is one of them (with the setting it makes, if any); notes and reasoners are kept.
+fn typed(
+    kind: Kind,
+    key: &str,
+    name: &str,
+    value: &ConfValue,
+    out: &mut LearnerSettings,
+    reasoners: &mut Vec<(usize, String, bool)>,
+) -> Option<Option<Setting>> {
+    let line = value.line();
+    Some(match (kind, name) {
+        (Kind::Learner | Kind::Heuristic | Kind::Operator, "type") => match kind {
+            Kind::Learner => Some(Setting::Algorithm("celoe".to_owned())),
+            _ => None,
+        },
+        (Kind::UnsupportedLearner, "type") => {
+            let t = text(value).unwrap_or_default();
+            out.not_understood.push((
+                line,
+                format!(
+                    "{key} = \"{t}\": oxilearn has no such learner (only celoe, ocel, \
+                         pceloe); {INSTEAD}"
+                ),
+            ));
+            None
+        }
+        (Kind::UnsupportedLearner, _) => {
+            out.not_understood.push((
+                line,
+                format!("{key}: an option of a learner oxilearn does not have, ignored"),
+            ));
+            None
+        }
+        (Kind::Reasoner, "type") => {
+            let t = text(value).map(|t| squash(&t)).unwrap_or_default();
+            if let Some((_, closed)) = REASONERS.iter().find(|(r, _)| *r == t) {
+                reasoners.push((line, key.to_owned(), *closed));
+            }
+            None
+        }
+        (Kind::Other, "type") => {
+            let t = text(value).unwrap_or_default();
+            let s = squash(&t);
+            if !(PROBLEMS.contains(&s.as_str()) || OTHER_TYPES.contains(&s.as_str())) {
+                out.not_understood.push((
+                    line,
+                    format!("{key} = \"{t}\": a component oxilearn does not have, ignored"),
+                ));
+            }
+            None
+        }
+        _ => return None,
+    })
+}
+
+/// A learner's or heuristic's setting named `name`, if it is one.
+fn learner_setting(
+    kind: Kind,
+    name: &str,
+    value: &ConfValue,
+    expand: &dyn Fn(&str) -> Result<String, String>,
+    bad: &dyn Fn(String) -> ProblemError,
+) -> Result<Option<Setting>, ProblemError> {
+    Ok(match (kind, name) {
+        (Kind::Learner, "maxExecutionTimeInSeconds") => Some(Setting::MaxRuntime(
+            number(value, 0.0, f64::MAX).map_err(bad)?,
+        )),
+        (Kind::Learner, "noisePercentage") => {
+            Some(Setting::Noise(number(value, 0.0, 100.0).map_err(bad)?))
+        }
+        (Kind::Learner, "maxNrOfResults") => {
+            Some(Setting::MaxResults(count(value, 1).map_err(bad)? as usize))
+        }
+        (Kind::Learner, "maxDepth") => {
+            Some(Setting::MaxDepth(count(value, 1).map_err(bad)? as usize))
+        }
+        (Kind::Learner, "maxClassDescriptionTests" | "maxClassExpressionTests") => {
+            Some(Setting::MaxTests(count(value, 1).map_err(bad)?))
+        }
+        (Kind::Learner, "startClass") => {
+            let t = text(value).ok_or_else(|| bad("expected a class IRI".to_owned()))?;
+            Some(Setting::StartClass(expand(&t).map_err(bad)?))
+        }
+        (Kind::Heuristic | Kind::Learner, "expansionPenaltyFactor") => Some(
+            Setting::ExpansionPenalty(number(value, f64::MIN, f64::MAX).map_err(bad)?),
+        ),
+        (Kind::Heuristic | Kind::Learner, "startNodeBonus") => Some(Setting::StartBonus(
+            number(value, f64::MIN, f64::MAX).map_err(bad)?,
+        )),
+        (Kind::Heuristic, "gainBonusFactor") => Some(Setting::GainBonus(
+            number(value, f64::MIN, f64::MAX).map_err(bad)?,
+        )),
+        (Kind::Heuristic, "nodeRefinementPenalty") => Some(Setting::RefinementPenalty(
+            number(value, f64::MIN, f64::MAX).map_err(bad)?,
+        )),
+        _ => None,
+    })
+}
+
+/// A refinement operator's setting named `name` (of an operator or, in the old dialect, of
+/// a learner), if it is one.
+fn operator_setting(
+    name: &str,
+    value: &ConfValue,
+    bad: &dyn Fn(String) -> ProblemError,
+) -> Result<Option<Setting>, ProblemError> {
+    Ok(match name {
+        "useHasValueConstructor" | "useHasValue" => {
+            Some(Setting::UseHasValue(boolean(value).map_err(bad)?))
+        }
+        "useNegation" => Some(Setting::UseNegation(boolean(value).map_err(bad)?)),
+        "useAllConstructor" => Some(Setting::UseAll(boolean(value).map_err(bad)?)),
+        "useExistsConstructor" => Some(Setting::UseExists(boolean(value).map_err(bad)?)),
+        "useCardinalityRestrictions" => Some(Setting::UseCardinality(boolean(value).map_err(bad)?)),
+        "useBooleanDatatypes" => Some(Setting::UseBooleans(boolean(value).map_err(bad)?)),
+        "useNumericDatatypes" | "useDoubleDatatypes" => {
+            Some(Setting::UseNumbers(boolean(value).map_err(bad)?))
+        }
+        "useInverse" => Some(Setting::UseInverse(boolean(value).map_err(bad)?)),
+        "cardinalityLimit" => {
+            let n = count(value, 1).map_err(bad)?;
+            let n = u32::try_from(n).map_err(|_| bad(format!("{n} is too large")))?;
+            Some(Setting::CardinalityLimit(n))
+        }
+        "frequencyThreshold" | "valueFrequencyThreshold" => Some(Setting::FrequencyThreshold(
+            count(value, 1).map_err(bad)? as usize,
+        )),
+        _ => None,
+    })
 }
 
 /// Old-dialect statements without a component: `algorithm = refexamples;`,

@@ -15,8 +15,8 @@ use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
 use super::ProblemError;
-use super::conf::syntax_error;
 use super::conf_syntax::{ConfFile, ConfValue};
+use super::error::syntax_error;
 use crate::kb::KbFormat;
 
 /// A SPARQL endpoint named by a `.conf` file.
@@ -48,6 +48,18 @@ const PREDEFINED: [(&str, &str); 2] = [
     ("LOCALDBPEDIA", "http://localhost:8890/sparql"),
 ];
 
+/// Sources found: (line, what the file says, the source).
+type Found = Vec<(usize, String, KnowledgeSource)>;
+
+/// The last value of `key` in `file`.
+fn last<'f>(file: &'f ConfFile, key: &str) -> Option<&'f ConfValue> {
+    file.statements
+        .iter()
+        .rev()
+        .find(|(k, _)| k == key)
+        .map(|(_, v)| v)
+}
+
 /// The knowledge source of `file` (at `path`), if it names one; notes on what is read
 /// differently from DL-Learner go to `notes` as (line, message).
 pub(crate) fn read(
@@ -55,17 +67,21 @@ pub(crate) fn read(
     file: &ConfFile,
     notes: &mut Vec<(usize, String)>,
 ) -> Result<Option<KnowledgeSource>, ProblemError> {
+    let mut found = imports(path, file, notes)?;
+    found.extend(components(path, file, notes)?);
+    one_source(path, found)
+}
+
+/// The sources of the old dialect's `import(…)` calls.
+fn imports(
+    path: &Path,
+    file: &ConfFile,
+    notes: &mut Vec<(usize, String)>,
+) -> Result<Found, ProblemError> {
     let dir = path.parent().unwrap_or(Path::new(""));
     let err = |line: usize, message: String| syntax_error(path, line, message);
-    let get = |key: &str| {
-        file.statements
-            .iter()
-            .rev()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v)
-    };
-    let mut found: Vec<(usize, String, KnowledgeSource)> = Vec::new();
-
+    let get = |key: &str| last(file, key);
+    let mut found: Found = Vec::new();
     for call in file.calls.iter().filter(|c| c.name == "import") {
         let (target, format) = match call.args.as_slice() {
             [ConfValue::Str(t, _)] => (t, None),
@@ -140,7 +156,20 @@ pub(crate) fn read(
         found.push((call.line, what, source));
     }
 
-    // Components, by their type (any name), and `ks.fileName` without a type.
+    Ok(found)
+}
+
+/// The sources of components, by their type (any name), and of `ks.fileName` without a
+/// type.
+fn components(
+    path: &Path,
+    file: &ConfFile,
+    notes: &mut Vec<(usize, String)>,
+) -> Result<Found, ProblemError> {
+    let dir = path.parent().unwrap_or(Path::new(""));
+    let err = |line: usize, message: String| syntax_error(path, line, message);
+    let get = |key: &str| last(file, key);
+    let mut found: Found = Vec::new();
     let mut components: Vec<&str> = Vec::new();
     for (k, _) in &file.statements {
         if let Some(c) = k.strip_suffix(".type")
@@ -208,6 +237,12 @@ pub(crate) fn read(
         found.push((line, what, source));
     }
 
+    Ok(found)
+}
+
+/// The one source found, none, or an error naming every source when there are several.
+fn one_source(path: &Path, mut found: Found) -> Result<Option<KnowledgeSource>, ProblemError> {
+    let err = |line: usize, message: String| syntax_error(path, line, message);
     match found.len() {
         0 => Ok(None),
         1 => Ok(found.pop().map(|(_, _, s)| s)),

@@ -455,8 +455,10 @@ pub struct RhoArgs {
 pub struct LearnArgs {
     #[command(flatten)]
     pub kb: KbArgs,
-    /// Learning problems: Ontolearn JSON, list JSON, DL-Learner .conf, or an SML-Bench folder.
-    #[arg(long, value_name = "LPFILE")]
+    /// Learning problems: Ontolearn JSON, list JSON, DL-Learner .conf, or an SML-Bench folder
+    /// (`learn` also takes --describe-class or --positives-query instead).
+    #[arg(long, value_name = "LPFILE", default_value = "", hide_default_value = true,
+          value_parser = clap::builder::OsStringValueParser::new().map(PathBuf::from))]
     pub problems: PathBuf,
     /// Only these problems (repeatable; default: all).
     #[arg(long = "problem", value_name = "NAME")]
@@ -481,6 +483,8 @@ pub struct LearnArgs {
     /// docs/commands.md name it.
     #[arg(long, value_name = "FILE.html", hide = true)]
     pub report: Option<PathBuf>,
+    #[command(flatten)]
+    pub examples: super::describe_class::ExampleSourceArgs,
     #[command(flatten)]
     pub search: SearchArgs,
     #[command(flatten)]

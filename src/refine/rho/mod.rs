@@ -154,6 +154,15 @@ impl Rho {
         self
     }
 
+    /// The operator without the named classes `hidden` (and, through them, nothing else):
+    /// no refinement names one, and their subclasses take their place below their
+    /// superclasses. Class learning hides the class it describes and its equivalents, so
+    /// the definition found is not the class itself.
+    pub fn hide_classes(&mut self, hidden: &std::collections::BTreeSet<Iri>) {
+        self.view = SigView::without(&self.signature, hidden);
+        self.clear_cache();
+    }
+
     pub fn options(&self) -> &RhoOptions {
         &self.options
     }

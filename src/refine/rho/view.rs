@@ -44,7 +44,16 @@ pub(crate) struct SigView {
 
 impl SigView {
     pub(crate) fn new(sig: &Signature) -> Self {
-        let classes = Poset::new(&sig.classes, |c| sig.superclasses_of(c));
+        Self::without(sig, &BTreeSet::new())
+    }
+
+    /// The view with the classes `hidden` left out of the class hierarchy, as DL-Learner
+    /// restricts its class hierarchy to the classes not ignored: their subclasses move up
+    /// to their superclasses (the hierarchy is read as a closure), and a domain or range
+    /// naming one of them no longer narrows anything.
+    pub(crate) fn without(sig: &Signature, hidden: &BTreeSet<Iri>) -> Self {
+        let kept: BTreeSet<Iri> = sig.classes.difference(hidden).cloned().collect();
+        let classes = Poset::new(&kept, |c| sig.superclasses_of(c));
         let props: BTreeSet<Iri> = sig.object_properties.keys().cloned().collect();
         let roles = Poset::new(&props, |p| sig.super_property_closure(p));
         let mut view = SigView {
