@@ -442,7 +442,7 @@ mod tests {
                     termination,
                     details: Default::default(),
                 },
-                extras: Default::default(),
+                report: Default::default(),
             },
             predict_queries: 0,
             completed: termination != Termination::Cancelled,
