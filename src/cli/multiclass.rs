@@ -13,7 +13,7 @@ use serde::Serialize;
 
 use super::learner::{Prepared, cancelled, control, max_runtime, prepare, stats_line};
 use super::learners::LearnArgs;
-use super::learners::multiclass::{combine_of, params};
+use super::learners::multiclass::params;
 use super::progress::SearchProgress;
 use crate::KnowledgeBase;
 use crate::eval::Summary;
@@ -236,7 +236,7 @@ pub fn learn(args: LearnArgs) -> anyhow::Result<()> {
         let examples = labelled(&prep.kb, problem)?;
         let training = TrainingSet::multi_class(problem.classes.clone(), examples.clone())?;
         let (run, parameters) = learner_run(&args, &prep, problem, &training, &problem.name)?;
-        let combine = combine_of(args.multiclass.combine);
+        let combine = args.multiclass.combine;
         let semantics = args.semantics.into();
         let model =
             MultiClassModel::new(run.table, combine, args.multiclass.combine_seed, semantics);
@@ -513,7 +513,7 @@ pub fn cv(args: &LearnArgs, folds: usize, seed: u64) -> anyhow::Result<()> {
         bail!("cv holds out its own folds; --test is for learn");
     }
     let problems = load(args)?;
-    let method = combine_of(args.multiclass.combine);
+    let method = args.multiclass.combine;
     let mut results = Vec::new();
     for p in &problems {
         let r = cross_validate(args, p, folds, seed, &[method])?;
