@@ -27,5 +27,8 @@ mod cli_predict;
 #[cfg(feature = "cli")]
 #[path = "cli/cli_serve.rs"]
 mod cli_serve;
+#[cfg(feature = "cli")]
+#[path = "cli/cli_test_split.rs"]
+mod cli_test_split;
 #[path = "cli/sparql_functions.rs"]
 mod sparql_functions;

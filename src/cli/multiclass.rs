@@ -32,7 +32,7 @@ pub fn handles(args: &LearnArgs) -> bool {
 /// The problems of `--problems`, only those named by `--problem`.
 pub fn load(args: &LearnArgs) -> anyhow::Result<Vec<MultiClassProblem>> {
     let path = &args.problems;
-    let all = load_multiclass(path, args.multiclass.label_column.as_deref())
+    let all = load_multiclass(path, args.label_column.as_deref())
         .with_context(|| format!("reading multi-class problems from {}", path.display()))?;
     if args.problem.is_empty() {
         return Ok(all);
@@ -196,7 +196,7 @@ fn learner_run(
 /// `learn --algorithm multiclass`.
 pub fn learn(args: LearnArgs) -> anyhow::Result<()> {
     let problems = load(&args)?;
-    if args.multiclass.test_file.is_some() && problems.len() != 1 {
+    if args.test_file.is_some() && problems.len() != 1 {
         bail!(
             "--test evaluates one problem: select one of the {} with --problem",
             problems.len()
@@ -213,9 +213,9 @@ pub fn learn(args: LearnArgs) -> anyhow::Result<()> {
         if cancelled() {
             break;
         }
-        let test = match &args.multiclass.test_file {
+        let test = match &args.test_file {
             Some(path) => {
-                let mut t = load_multiclass(path, args.multiclass.label_column.as_deref())
+                let mut t = load_multiclass(path, args.label_column.as_deref())
                     .with_context(|| format!("reading the test examples {}", path.display()))?;
                 if t.len() != 1 {
                     bail!(
@@ -509,7 +509,7 @@ struct CvJson {
 
 /// `cv --algorithm multiclass`.
 pub fn cv(args: &LearnArgs, folds: usize, seed: u64) -> anyhow::Result<()> {
-    if args.multiclass.test_file.is_some() {
+    if args.test_file.is_some() {
         bail!("cv holds out its own folds; --test is for learn");
     }
     let problems = load(args)?;

@@ -3,7 +3,6 @@
 //! the CLI's `multiclass` module, since a multi-class problem is not a positive/negative one.
 
 use std::collections::BTreeSet;
-use std::path::PathBuf;
 
 use anyhow::{Context, bail};
 use clap::Args;
@@ -85,12 +84,6 @@ pub struct MulticlassArgs {
     /// described once, on its variant).
     #[arg(long, value_enum, default_value_t = Combine::Mrsi)]
     pub combine: Combine,
-    /// The class column of a TSV file of labelled examples (first column: the individual).
-    #[arg(long, value_name = "NAME")]
-    pub label_column: Option<String>,
-    /// `learn`: held-out labelled examples (same formats as --problems) to evaluate on.
-    #[arg(long = "test", value_name = "FILE")]
-    pub test_file: Option<PathBuf>,
     /// Candidate concepts CELOE tests per rule of the covering learner.
     #[arg(long, value_name = "N", default_value_t = 2000)]
     pub rule_tests: u64,
