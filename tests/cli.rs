@@ -37,5 +37,7 @@ mod cli_serve_auth;
 mod cli_trees;
 #[path = "cli/describe_class.rs"]
 mod describe_class;
+#[path = "cli/cli_test_split.rs"]
+mod cli_test_split;
 #[path = "cli/sparql_functions.rs"]
 mod sparql_functions;

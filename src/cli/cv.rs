@@ -294,6 +294,9 @@ fn cv_one(
 }
 
 pub fn run(args: CvArgs) -> anyhow::Result<()> {
+    if args.learn.test_file.is_some() {
+        anyhow::bail!("cv holds out its own folds; --test is for learn");
+    }
     // Multi-class problems: folds stratified per class, multi-class measures.
     if super::multiclass::handles(&args.learn) {
         super::learners::entry_for(&args.learn)?;
@@ -494,7 +497,7 @@ mod tests {
                     termination,
                     details: Default::default(),
                 },
-                extras: Default::default(),
+                report: Default::default(),
             },
             predict_queries: 0,
             completed: termination != Termination::Cancelled,

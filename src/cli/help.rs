@@ -7,7 +7,7 @@ use clap::CommandFactory;
 
 use super::args::{Cli, HelpArgs};
 use super::learners::SearchArgs;
-use super::learners::{REGISTRY, group, is_learner_flag};
+use super::learners::{HELD_OUT_HEADING, REGISTRY, group, is_learner_flag};
 use super::options::ENDPOINT_HEADING;
 
 /// The command line's clap command: detail options hidden from `--help` (see the module
@@ -22,7 +22,8 @@ fn hide_details(cmd: clap::Command) -> clap::Command {
     let mut cmd = cmd.mut_args(|a| {
         let long = a.get_long().unwrap_or_default().to_owned();
         let endpoint = a.get_help_heading() == Some(ENDPOINT_HEADING);
-        let learner = is_learner_flag(&long) && !budgets.contains(&long);
+        let learner = (is_learner_flag(&long) && !budgets.contains(&long))
+            || a.get_help_heading() == Some(HELD_OUT_HEADING);
         if endpoint || learner { a.hide(true) } else { a }
     });
     let names: Vec<String> = cmd
@@ -34,7 +35,7 @@ fn hide_details(cmd: clap::Command) -> clap::Command {
     }
     if cmd.get_arguments().any(|a| a.get_id() == "algorithm") {
         cmd = cmd.after_help(
-            "Each learner's options and the operator's language: `oxilearn help learner NAME` \
+            "Each learner's options, --test and the operator's language: `oxilearn help learner NAME` \
              (`oxilearn help learner` lists them). Endpoint options: `oxilearn help endpoint`.",
         );
     }
@@ -79,7 +80,8 @@ fn learner(name: &str) -> anyhow::Result<String> {
     let mut cmd = learn
         .mut_args(|a| {
             let long = a.get_long().unwrap_or_default().to_owned();
-            a.hide(!(is_learner_flag(&long) && entry.uses(&long)))
+            let held_out = a.get_help_heading() == Some(HELD_OUT_HEADING);
+            a.hide(!(held_out || is_learner_flag(&long) && entry.uses(&long)))
         })
         .about(entry.about)
         .override_usage(format!("oxilearn learn --algorithm {name} [OPTIONS]"))

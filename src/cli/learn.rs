@@ -6,6 +6,7 @@ use anyhow::{Context, bail};
 use serde::Serialize;
 
 use super::describe_class;
+use super::held_out;
 use super::learner::{
     Prepared, SolutionJson, cancelled, checked_examples, fit_problem, prepare, stats_line,
 };
@@ -32,6 +33,9 @@ pub struct LearnJson {
     pub errors: ErrorsJson,
     /// Version, command line, KB, backend, signature size and budget (the report's summary).
     pub run: super::report::run_info::RunInfo,
+    /// `--test`: the fitted model on the held-out examples.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub test: Option<super::held_out::TestJson>,
     #[serde(flatten)]
     pub extras: serde_json::Map<String, serde_json::Value>,
     /// For the text output only.
@@ -97,6 +101,7 @@ pub(super) fn learn_one(
         stats: run.stats.clone(),
         errors: ErrorsJson::of(kb, &run, examples)?,
         run: super::report::run_info::RunInfo::of(&args.kb, kb, args),
+        test: None,
         extras,
         description: run
             .model
@@ -122,16 +127,29 @@ pub fn run(mut args: LearnArgs) -> anyhow::Result<()> {
             problems.len()
         );
     }
-    let mut prep = prepare(&args, &problems, None)?;
+    let tests = match &args.test_file {
+        Some(path) => held_out::test_problems(path, args.label_column.as_deref(), &problems)?,
+        None => Vec::new(),
+    };
+    // The test examples are read with the training ones (one scope, one cache).
+    let scope: Vec<LearningProblem> = problems.iter().chain(&tests).cloned().collect();
+    let mut prep = prepare(&args, &scope, None)?;
     drawn.hide(&mut prep);
     let examples = checked_examples(&prep.kb, &problems)?;
+    let test_examples = checked_examples(&prep.kb, &tests)?;
     let mut results = Vec::new();
-    for (p, ex) in problems.iter().zip(&examples) {
+    for (i, (p, ex)) in problems.iter().zip(&examples).enumerate() {
         if cancelled() {
             break;
         }
         let (mut r, run) = learn_one(&prep, &args, p, ex)?;
         drawn.annotate(&mut r);
+        if let Some(t) = test_examples.get(i) {
+            r.test = Some(
+                held_out::score(&prep.kb, run.model.as_ref(), t, ex)
+                    .with_context(|| format!("scoring {} on {}", p.name, t_name(&args)))?,
+            );
+        }
         if let Some(path) = &args.save_model {
             let learner = (prep.entry.build)(&args, &prep.kb, &prep.rho)?;
             let text = document::to_json(
@@ -159,6 +177,12 @@ pub fn run(mut args: LearnArgs) -> anyhow::Result<()> {
     // had promised not to take: the exit returns the memory instead.
     std::mem::forget(prep);
     Ok(())
+}
+
+fn t_name(args: &LearnArgs) -> String {
+    args.test_file
+        .as_ref()
+        .map_or_else(String::new, |p| p.display().to_string())
 }
 
 fn print_text(r: &LearnJson) -> anyhow::Result<()> {
@@ -211,6 +235,9 @@ fn print_text(r: &LearnJson) -> anyhow::Result<()> {
         );
     }
     describe_class::print_text(r)?;
+    if let Some(t) = &r.test {
+        outln!("  {}", held_out::line(t));
+    }
     outln!("  stats: {}", stats_line(&r.stats));
     Ok(())
 }

@@ -25,6 +25,7 @@ mod evaluate;
 mod evaluate_multiclass;
 mod export;
 mod generate;
+mod held_out;
 mod help;
 mod instances;
 mod kb_source;

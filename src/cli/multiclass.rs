@@ -13,7 +13,7 @@ use serde::Serialize;
 
 use super::learner::{Prepared, cancelled, control, max_runtime, prepare, stats_line};
 use super::learners::LearnArgs;
-use super::learners::multiclass::{combine_of, params};
+use super::learners::multiclass::params;
 use super::progress::SearchProgress;
 use crate::KnowledgeBase;
 use crate::eval::Summary;
@@ -32,7 +32,7 @@ pub fn handles(args: &LearnArgs) -> bool {
 /// The problems of `--problems`, only those named by `--problem`.
 pub fn load(args: &LearnArgs) -> anyhow::Result<Vec<MultiClassProblem>> {
     let path = &args.problems;
-    let all = load_multiclass(path, args.multiclass.label_column.as_deref())
+    let all = load_multiclass(path, args.label_column.as_deref())
         .with_context(|| format!("reading multi-class problems from {}", path.display()))?;
     if args.problem.is_empty() {
         return Ok(all);
@@ -196,7 +196,7 @@ fn learner_run(
 /// `learn --algorithm multiclass`.
 pub fn learn(args: LearnArgs) -> anyhow::Result<()> {
     let problems = load(&args)?;
-    if args.multiclass.test_file.is_some() && problems.len() != 1 {
+    if args.test_file.is_some() && problems.len() != 1 {
         bail!(
             "--test evaluates one problem: select one of the {} with --problem",
             problems.len()
@@ -213,9 +213,9 @@ pub fn learn(args: LearnArgs) -> anyhow::Result<()> {
         if cancelled() {
             break;
         }
-        let test = match &args.multiclass.test_file {
+        let test = match &args.test_file {
             Some(path) => {
-                let mut t = load_multiclass(path, args.multiclass.label_column.as_deref())
+                let mut t = load_multiclass(path, args.label_column.as_deref())
                     .with_context(|| format!("reading the test examples {}", path.display()))?;
                 if t.len() != 1 {
                     bail!(
@@ -236,7 +236,7 @@ pub fn learn(args: LearnArgs) -> anyhow::Result<()> {
         let examples = labelled(&prep.kb, problem)?;
         let training = TrainingSet::multi_class(problem.classes.clone(), examples.clone())?;
         let (run, parameters) = learner_run(&args, &prep, problem, &training, &problem.name)?;
-        let combine = combine_of(args.multiclass.combine);
+        let combine = args.multiclass.combine;
         let semantics = args.semantics.into();
         let model =
             MultiClassModel::new(run.table, combine, args.multiclass.combine_seed, semantics);
@@ -512,11 +512,11 @@ struct CvJson {
 
 /// `cv --algorithm multiclass`.
 pub fn cv(args: &LearnArgs, folds: usize, seed: u64) -> anyhow::Result<()> {
-    if args.multiclass.test_file.is_some() {
+    if args.test_file.is_some() {
         bail!("cv holds out its own folds; --test is for learn");
     }
     let problems = load(args)?;
-    let method = combine_of(args.multiclass.combine);
+    let method = args.multiclass.combine;
     let mut results = Vec::new();
     for p in &problems {
         let r = cross_validate(args, p, folds, seed, &[method])?;

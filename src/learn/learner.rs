@@ -46,8 +46,60 @@ pub struct FitResult {
     pub quality: QualityMeasure,
     pub semantics: Semantics,
     pub stats: RunStats,
-    /// Learner-specific results for JSON output (TBC: `params`, `score`, `model`).
-    pub extras: serde_json::Map<String, serde_json::Value>,
+    /// What the learner found besides its model, typed by the learner (TBC:
+    /// [`crate::learn::tbc::TbcReport`]); see [`Report`].
+    pub report: Report,
+}
+
+/// A learner's own account of a run (its parameters, training scores, …), kept as the
+/// learner's type: a caller asks for the type it knows ([`Report::get`]) instead of
+/// parsing JSON back, and output writes it as JSON ([`Report::to_json`]).
+#[derive(Default)]
+pub struct Report {
+    data: Option<Box<dyn std::any::Any + Send + Sync>>,
+    to_json: Option<fn(&(dyn std::any::Any + Send + Sync)) -> serde_json::Value>,
+}
+
+impl Report {
+    /// No report (CELOE, Forest Mixing: the model and solutions say it all).
+    pub fn none() -> Self {
+        Report::default()
+    }
+
+    pub fn new<R: Serialize + Send + Sync + 'static>(report: R) -> Self {
+        Report {
+            data: Some(Box::new(report)),
+            to_json: Some(|any| {
+                any.downcast_ref::<R>()
+                    .and_then(|r| serde_json::to_value(r).ok())
+                    .unwrap_or_default()
+            }),
+        }
+    }
+
+    /// The report, when it is an `R`.
+    pub fn get<R: 'static>(&self) -> Option<&R> {
+        self.data.as_ref()?.downcast_ref::<R>()
+    }
+
+    /// The report's fields as a JSON object (empty without a report; a report that is not
+    /// a struct is under `report`), in serde_json's key order.
+    pub fn to_json(&self) -> serde_json::Map<String, serde_json::Value> {
+        let (Some(data), Some(to_json)) = (&self.data, self.to_json) else {
+            return serde_json::Map::new();
+        };
+        match to_json(data.as_ref()) {
+            serde_json::Value::Object(map) => map,
+            serde_json::Value::Null => serde_json::Map::new(),
+            other => serde_json::Map::from_iter([("report".to_owned(), other)]),
+        }
+    }
+}
+
+impl Debug for Report {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Report({})", serde_json::Value::Object(self.to_json()))
+    }
 }
 
 /// One individual's prediction. `member` is always there; the rest depends on the model:

@@ -3,7 +3,10 @@
 //! Every learner implements [`Learner`]: built from validated parameters, it fits a
 //! [`TrainingSet`] under a [`RunControl`] (budgets, progress, cancellation) and returns a
 //! [`FitResult`] whose [`Model`] predicts without the learner and saves to a versioned JSON
-//! document ([`document`]). One [`Termination`] and one [`RunStats`] serve all learners, and
+//! document ([`document`]); what else the run found is the learner's typed [`Report`]. A
+//! learner of one class from positives and negatives implements [`BinaryLearner`] instead
+//! and gets [`Learner`] from a blanket impl. One [`Termination`] and one [`RunStats`] serve
+//! all learners, and
 //! [`experiment::cross_validate`] cross-validates any of them. Learners see the
 //! [`MembershipOracle`](crate::oracle::MembershipOracle) trait and a
 //! [`Refinement`](crate::refine::Refinement) operator, never SPARQL or a backend.
@@ -13,6 +16,7 @@
 //! (removing redundant parts of a solution), [`model`] (CELOE's fitted concept model) and
 //! [`targets`] (seeded random target concepts for experiments).
 
+mod binary;
 pub mod boost;
 pub mod celoe;
 pub mod cluster;
@@ -38,11 +42,12 @@ pub mod tdt;
 mod training;
 pub mod trf;
 
+pub use binary::{BinaryFit, BinaryLearner};
 pub use control::{Progress, ProgressFn, QueryBudgeted, RunClock, RunControl};
 pub use error::LearnError;
 pub use examples::Examples;
 pub(crate) use learner::body_json;
-pub use learner::{FitResult, Learner, Model, ModelLoader, Prediction, semantics_name};
+pub use learner::{FitResult, Learner, Model, ModelLoader, Prediction, Report, semantics_name};
 pub use model::{ConceptModel, Solution};
 pub use quality::QualityMeasure;
 pub use stats::{RunStats, Termination};

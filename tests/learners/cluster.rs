@@ -313,10 +313,14 @@ fn the_learner_interface_fits_unlabelled_individuals_and_its_model_round_trips()
         )
         .expect("fits");
     assert_eq!(run.model.algorithm(), "cluster");
-    let clusters = run.extras["clusters"].as_array().unwrap();
+    let clusters = &run
+        .report
+        .get::<oxilearn::learn::cluster::ClusterReport>()
+        .expect("a cluster report")
+        .clusters;
     assert!(clusters.len() >= 2, "{clusters:?}");
-    let sizes: u64 = clusters.iter().map(|c| c["size"].as_u64().unwrap()).sum();
-    assert_eq!(sizes, all.len() as u64);
+    let sizes: usize = clusters.iter().map(|c| c.size).sum();
+    assert_eq!(sizes, all.len());
     // Saved and loaded, the model predicts the same clusters.
     let text = document::to_json(
         run.model.as_ref(),

@@ -133,7 +133,7 @@ fn extras(
     examples: &Examples,
     fold: bool,
 ) -> anyhow::Result<serde_json::Map<String, serde_json::Value>> {
-    let mut out = fit.extras.clone();
+    let mut out = fit.report.to_json();
     let preds = fit.model.predict(kb.oracle(), examples.all())?;
     let scored: Vec<(f64, bool)> = preds
         .iter()

@@ -382,6 +382,10 @@ mod tests {
     }
 }
 
+/// The heading of `--test` and `--label-column`, options of every learner shown by
+/// `oxilearn help learner NAME` (so `learn --help` fits a screen).
+pub const HELD_OUT_HEADING: &str = "Held-out test and labelled examples (every learner)";
+
 /// Budgets and limits every learner shares (each uses those it can; others are refused).
 #[derive(Debug, Args, Clone)]
 #[command(next_help_heading = "Budgets and limits (every learner)")]
@@ -474,6 +478,15 @@ pub struct LearnArgs {
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
+    /// `learn`: held-out examples (the formats of --problems, or a labelled TSV) to score
+    /// the fitted model on, reported under `test`: the problem of the same name (binary
+    /// learners: or the TSV's class of that name), or the file's only problem.
+    #[arg(long = "test", value_name = "FILE", help_heading = HELD_OUT_HEADING)]
+    pub test_file: Option<PathBuf>,
+    /// The class column of a TSV file of labelled examples (first column: the individual),
+    /// in --problems or --test.
+    #[arg(long, value_name = "NAME", help_heading = HELD_OUT_HEADING)]
+    pub label_column: Option<String>,
     /// Save the fitted model as a versioned JSON document (one problem only; written
     /// atomically). `predict --model` and `evaluate --model` read it.
     #[arg(long, value_name = "FILE")]

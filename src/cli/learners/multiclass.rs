@@ -3,10 +3,9 @@
 //! the CLI's `multiclass` module, since a multi-class problem is not a positive/negative one.
 
 use std::collections::BTreeSet;
-use std::path::PathBuf;
 
 use anyhow::{Context, bail};
-use clap::{Args, ValueEnum};
+use clap::Args;
 
 use super::LearnArgs;
 use super::celoe::{self, CeloeArgs};
@@ -28,15 +27,6 @@ pub const ENTRY: LearnerEntry = LearnerEntry {
     build,
     extras: |_, _, _, _| Ok(serde_json::Map::new()),
 };
-
-pub fn combine_of(c: CombineArg) -> Combine {
-    match c {
-        CombineArg::Mrl => Combine::Mrl,
-        CombineArg::Mrsi => Combine::Mrsi,
-        CombineArg::Mrsu => Combine::Mrsu,
-        CombineArg::Cn2 => Combine::Cn2,
-    }
-}
 
 /// The parameters from the command line and, when given, the problem (its ignored classes).
 pub fn params(
@@ -64,7 +54,7 @@ pub fn params(
         ignored.extend(p.ignored_classes.iter().map(|c| Iri::new(c.as_str())));
     }
     let params = MultiClassParams {
-        combine: combine_of(m.combine),
+        combine: m.combine,
         celoe,
         rule_tests: m.rule_tests,
         max_rules_per_class: m.max_rules,
@@ -90,17 +80,10 @@ fn build<'a>(
 #[derive(Debug, Args, Clone)]
 #[command(next_help_heading = "Multi-class options (--algorithm multiclass)")]
 pub struct MulticlassArgs {
-    /// How the one-vs-rest rules become one model: mrl (χ²-ordered rule list), mrsi / mrsu
-    /// (rule set, intersection / union of the firing rules' training coverage), cn2 (summed
-    /// class coverages).
-    #[arg(long, value_enum, default_value_t)]
-    pub combine: CombineArg,
-    /// The class column of a TSV file of labelled examples (first column: the individual).
-    #[arg(long, value_name = "NAME")]
-    pub label_column: Option<String>,
-    /// `learn`: held-out labelled examples (same formats as --problems) to evaluate on.
-    #[arg(long = "test", value_name = "FILE")]
-    pub test_file: Option<PathBuf>,
+    /// How the one-vs-rest rules become one model (the library's enum, so each method is
+    /// described once, on its variant).
+    #[arg(long, value_enum, default_value_t = Combine::Mrsi)]
+    pub combine: Combine,
     /// Candidate concepts CELOE tests per rule of the covering learner.
     #[arg(long, value_name = "N", default_value_t = 2000)]
     pub rule_tests: u64,
@@ -117,13 +100,4 @@ pub struct MulticlassArgs {
     /// A class rules must not use (repeatable; adds to a `.conf` file's ignoredConcepts).
     #[arg(long = "ignore-class", value_name = "IRI")]
     pub ignore_class: Vec<String>,
-}
-
-#[derive(Debug, Clone, Copy, ValueEnum, Default, PartialEq, Eq)]
-pub enum CombineArg {
-    Mrl,
-    #[default]
-    Mrsi,
-    Mrsu,
-    Cn2,
 }

@@ -13,7 +13,7 @@ use super::{LearnerEntry, SharedFlags, group};
 use crate::KnowledgeBase;
 use crate::eval::{auc_pr, auc_roc};
 
-use crate::learn::tbc::{FeatureSemantics, Tbc, TbcParams};
+use crate::learn::tbc::{FeatureSemantics, Tbc, TbcParams, TbcReport};
 use crate::learn::{Examples, FitResult, Learner};
 use crate::oracle::Semantics;
 use crate::refine::rho::{Rho, RhoOptions};
@@ -104,25 +104,24 @@ fn extras(
     examples: &Examples,
     fold: bool,
 ) -> anyhow::Result<serde_json::Map<String, serde_json::Value>> {
-    let mut out = fit.extras.clone();
-    let features: Vec<String> = fit
-        .extras
-        .get("model")
-        .and_then(|m| serde_json::from_value::<Vec<String>>(m["features"].clone()).ok())
-        .unwrap_or_default();
+    let report = fit
+        .report
+        .get::<TbcReport>()
+        .context("a TBC run without its report")?;
+    let mut out = fit.report.to_json();
     // Short names for people (the model keeps full IRIs).
-    let vocab = kb.vocabulary();
-    let short: Vec<String> = features
+    let short: Vec<String> = report
+        .model
+        .features
         .iter()
-        .map(|f| crate::concept::parse(f, vocab).map_or_else(|_| f.clone(), |c| kb.manchester(&c)))
+        .map(|c| kb.manchester(c))
         .collect();
     out.insert("features".into(), short.into());
     if fold {
         out.remove("model");
         out.remove("params");
-        let cll = fit.extras.get("score").and_then(|s| s.get("cll")).cloned();
         out.remove("score");
-        out.insert("train_cll".into(), cll.unwrap_or_default());
+        out.insert("train_cll".into(), report.score.cll.into());
         return Ok(out);
     }
     let preds = fit.model.predict(kb.oracle(), examples.all())?;

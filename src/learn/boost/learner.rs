@@ -11,8 +11,8 @@ use super::validation;
 use super::wfoil::{AtomTable, Objective, WeakLimits, WeightedView, wfoil};
 use super::{OWL_BOOST, WFOIL_DL};
 use crate::learn::{
-    FitResult, LearnError, Learner, QualityMeasure, RunClock, RunControl, RunStats, Termination,
-    TrainingSet,
+    FitResult, LearnError, Learner, QualityMeasure, Report, RunClock, RunControl, RunStats,
+    Termination, TrainingSet,
 };
 use crate::oracle::{IndividualId, IndividualSet, MembershipOracle, Semantics};
 
@@ -462,6 +462,17 @@ impl OwlBoost {
     }
 }
 
+/// What a boosting run reports besides its model (JSON fields of the same names).
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct BoostReport {
+    /// The exponential loss on the training examples.
+    pub train_loss: f64,
+    /// Each round's weighted training error.
+    pub round_errors: Vec<f64>,
+    /// Each round's vote.
+    pub alphas: Vec<f64>,
+}
+
 impl Learner for OwlBoost {
     fn name(&self) -> &'static str {
         self.algorithm
@@ -478,25 +489,18 @@ impl Learner for OwlBoost {
         control: &RunControl,
     ) -> Result<FitResult, LearnError> {
         let (run, stats) = self.run(oracle, training, control)?;
-        let mut extras = serde_json::Map::new();
-        extras.insert("train_loss".into(), run.train_loss.into());
-        extras.insert("round_errors".into(), run.errors.clone().into());
-        extras.insert(
-            "alphas".into(),
-            run.model
-                .rounds
-                .iter()
-                .map(|r| r.alpha)
-                .collect::<Vec<_>>()
-                .into(),
-        );
+        let report = BoostReport {
+            train_loss: run.train_loss,
+            round_errors: run.errors.clone(),
+            alphas: run.model.rounds.iter().map(|r| r.alpha).collect(),
+        };
         Ok(FitResult {
             model: Box::new(run.model),
             solutions: Vec::new(),
             quality: QualityMeasure::Accuracy,
             semantics: Semantics::Closed,
             stats,
-            extras,
+            report: Report::new(report),
         })
     }
 }

@@ -56,7 +56,7 @@ pub use adaboost::AlphaForm;
 pub use concept::FuzzyConcept;
 pub use degrees::DegreeEvaluator;
 pub use fuzzy_set::{FuzzySet, Partition, Shape};
-pub use learner::{BoostRun, OwlBoost};
+pub use learner::{BoostReport, BoostRun, OwlBoost};
 pub use model::{BoostModel, Graded, Round};
 pub(crate) use model::{BoostModelLoader, WfoilModelLoader};
 pub use params::BoostParams;

@@ -47,8 +47,8 @@ pub use params::CeloeParams;
 
 use super::search::{Evaluator, LengthFront, SelectableRun, report_solutions, run_selected};
 use super::{
-    ConceptModel, Examples, FitResult, LearnError, Learner, QueryBudgeted, RunControl, RunStats,
-    Solution, TrainingSet,
+    BinaryFit, BinaryLearner, ConceptModel, Examples, LearnError, QueryBudgeted, RunControl,
+    RunStats, Solution,
 };
 use crate::oracle::{IndividualSet, MembershipOracle};
 use crate::refine::Refinement;
@@ -203,32 +203,34 @@ impl<'r> Celoe<'r> {
     }
 }
 
-impl Learner for Celoe<'_> {
+impl BinaryLearner for Celoe<'_> {
+    type Params = CeloeParams;
+    type Model = ConceptModel;
+    type Report = ();
+
     fn name(&self) -> &'static str {
         "celoe"
     }
 
-    fn parameters(&self) -> serde_json::Value {
-        serde_json::to_value(&self.params).unwrap_or_default()
+    fn params(&self) -> &CeloeParams {
+        &self.params
     }
 
-    fn fit(
+    fn fit_binary(
         &self,
         oracle: &dyn MembershipOracle,
-        training: &TrainingSet,
+        examples: &Examples,
+        among: &IndividualSet,
         control: &RunControl,
-    ) -> Result<FitResult, LearnError> {
-        let examples = training.as_binary("celoe")?;
-        // The training set's context (cross-validation: all of the problem's examples).
-        let among = training.context(examples.all().universe());
-        let run = self.run_within(oracle, examples, &among, control)?;
-        Ok(FitResult {
+    ) -> Result<BinaryFit<ConceptModel, ()>, LearnError> {
+        let run = self.run_within(oracle, examples, among, control)?;
+        Ok(BinaryFit {
             solutions: run.model.solutions.clone(),
             quality: run.model.quality_measure,
             semantics: run.model.semantics,
-            model: Box::new(run.model),
+            model: run.model,
             stats: run.stats,
-            extras: serde_json::Map::new(),
+            report: (),
         })
     }
 }

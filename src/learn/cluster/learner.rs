@@ -1,8 +1,8 @@
 //! Terminological cluster trees as a [`Learner`]: unlabelled individuals in, a
-//! [`super::ClusterModel`] out. The run's clusters (concept and size) are in `extras`; the
+//! [`super::ClusterModel`] out. The run's clusters (concept and size) are in its [`ClusterReport`]; the
 //! richer [`super::fit`] also returns every training individual's cluster.
 
-use serde_json::json;
+use serde::Serialize;
 
 use super::committee::{CommitteeSource, committee};
 use super::grow::fit;
@@ -10,10 +10,28 @@ use super::model::{TreeNode, cluster_name};
 use super::params::ClusterParams;
 use crate::concept::{Concept, to_manchester_full};
 use crate::learn::{
-    FitResult, LearnError, Learner, QualityMeasure, RunControl, TrainingKind, TrainingSet,
+    FitResult, LearnError, Learner, QualityMeasure, Report, RunControl, TrainingKind, TrainingSet,
 };
 use crate::oracle::{MembershipOracle, Semantics};
 use crate::refine::Refinement;
+
+/// What a clustering run reports besides its model (JSON fields `params`, `clusters`).
+#[derive(Clone, Debug, Serialize)]
+pub struct ClusterReport {
+    pub params: ClusterParams,
+    /// The leaves, in tree order.
+    pub clusters: Vec<ClusterSummary>,
+}
+
+/// One leaf of the tree: its name, the class expression describing it (full IRIs), its
+/// medoid and how many training individuals fell in it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ClusterSummary {
+    pub cluster: String,
+    pub concept: String,
+    pub medoid: String,
+    pub size: usize,
+}
 
 /// A cluster-tree learner over a refinement operator.
 pub struct ClusterTrees<'r> {
@@ -85,7 +103,7 @@ impl Learner for ClusterTrees<'_> {
             &self.params,
             control,
         )?;
-        let clusters: Vec<serde_json::Value> = run
+        let clusters: Vec<ClusterSummary> = run
             .model
             .root
             .leaves()
@@ -96,25 +114,26 @@ impl Learner for ClusterTrees<'_> {
                     concept,
                     size,
                     medoid,
-                } => Some(json!({
-                    "cluster": cluster_name(*cluster),
-                    "concept": to_manchester_full(concept),
-                    "size": size,
-                    "medoid": medoid.iri.as_str(),
-                })),
+                } => Some(ClusterSummary {
+                    cluster: cluster_name(*cluster),
+                    concept: to_manchester_full(concept),
+                    medoid: medoid.iri.as_str().to_owned(),
+                    size: *size,
+                }),
                 TreeNode::Split { .. } => None,
             })
             .collect();
-        let mut extras = serde_json::Map::new();
-        extras.insert("params".into(), self.parameters());
-        extras.insert("clusters".into(), clusters.into());
+        let report = ClusterReport {
+            params: self.params.clone(),
+            clusters,
+        };
         Ok(FitResult {
             model: Box::new(run.model),
             solutions: Vec::new(),
             quality: QualityMeasure::F1,
             semantics: Semantics::Open,
             stats: run.stats,
-            extras,
+            report: Report::new(report),
         })
     }
 }

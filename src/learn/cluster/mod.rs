@@ -41,7 +41,7 @@ pub use axioms::{AxiomPair, disjointness, subsumptions};
 pub use committee::CommitteeSource;
 pub use distance::Metric;
 pub use grow::{ClusterRun, fit};
-pub use learner::ClusterTrees;
+pub use learner::{ClusterReport, ClusterSummary, ClusterTrees};
 pub use medoid::Sampling;
 pub(crate) use model::ClusterModelLoader;
 pub use model::{ClusterModel, Medoid, TreeNode, cluster_name};

@@ -43,8 +43,8 @@ use super::search::{
     report_solutions, run_selected,
 };
 use super::{
-    ConceptModel, Examples, FitResult, LearnError, Learner, Progress, QueryBudgeted, RunClock,
-    RunControl, RunStats, Solution, Termination, TrainingSet,
+    BinaryFit, BinaryLearner, ConceptModel, Examples, LearnError, Progress, QueryBudgeted,
+    RunClock, RunControl, RunStats, Solution, Termination,
 };
 use crate::concept::{Concept, depth, length, normalize, to_manchester_full};
 use crate::oracle::{IndividualSet, MembershipOracle};
@@ -596,31 +596,34 @@ impl<'r> ForestMixing<'r> {
     }
 }
 
-impl Learner for ForestMixing<'_> {
+impl BinaryLearner for ForestMixing<'_> {
+    type Params = ForestParams;
+    type Model = ForestModel;
+    type Report = ();
+
     fn name(&self) -> &'static str {
         ALGORITHM
     }
 
-    fn parameters(&self) -> serde_json::Value {
-        serde_json::to_value(&self.params).unwrap_or_default()
+    fn params(&self) -> &ForestParams {
+        &self.params
     }
 
-    fn fit(
+    fn fit_binary(
         &self,
         oracle: &dyn MembershipOracle,
-        training: &TrainingSet,
+        examples: &Examples,
+        among: &IndividualSet,
         control: &RunControl,
-    ) -> Result<FitResult, LearnError> {
-        let examples = training.as_binary(ALGORITHM)?;
-        let among = training.context(examples.all().universe());
-        let run = self.run_within(oracle, examples, &among, control)?;
-        Ok(FitResult {
+    ) -> Result<BinaryFit<ForestModel, ()>, LearnError> {
+        let run = self.run_within(oracle, examples, among, control)?;
+        Ok(BinaryFit {
             solutions: run.model.0.solutions.clone(),
             quality: run.model.0.quality_measure,
             semantics: run.model.0.semantics,
-            model: Box::new(run.model),
+            model: run.model,
             stats: run.stats,
-            extras: serde_json::Map::new(),
+            report: (),
         })
     }
 }

@@ -31,8 +31,8 @@ use ignore::IgnoringClasses;
 
 use super::celoe::Celoe;
 use super::{
-    FitResult, LearnError, Learner, QualityMeasure, RunControl, RunStats, Solution, Termination,
-    TrainingKind, TrainingSet,
+    FitResult, LearnError, Learner, QualityMeasure, Report, RunControl, RunStats, Solution,
+    Termination, TrainingKind, TrainingSet,
 };
 use crate::eval::Confusion;
 use crate::oracle::{IndividualId, IndividualSet, MembershipOracle};
@@ -192,6 +192,12 @@ pub fn rule_solutions(table: &RuleTable) -> Vec<Solution> {
         .collect()
 }
 
+/// What a multi-class run reports besides its model: the combination method's name.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct MultiClassReport {
+    pub combine: &'static str,
+}
+
 impl Learner for MultiClass<'_> {
     fn name(&self) -> &'static str {
         ALGORITHM
@@ -215,15 +221,15 @@ impl Learner for MultiClass<'_> {
             self.params.seed,
             self.params.celoe.semantics,
         );
-        let mut extras = serde_json::Map::new();
-        extras.insert("combine".into(), self.params.combine.name().into());
         Ok(FitResult {
             model: Box::new(model),
             solutions,
             quality: QualityMeasure::F1,
             semantics: self.params.celoe.semantics,
             stats: run.stats,
-            extras,
+            report: Report::new(MultiClassReport {
+                combine: self.params.combine.name(),
+            }),
         })
     }
 }

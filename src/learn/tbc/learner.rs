@@ -1,13 +1,17 @@
-//! TBC as a [`Learner`]: binary examples in, a [`TbcModel`] out, with its feature concepts
+//! TBC as a [`BinaryLearner`](crate::learn::BinaryLearner): binary examples in, a [`TbcModel`] out, with its feature concepts
 //! reported as the run's solutions (each scored on the training examples as a classifier
 //! on its own, by F1).
 
 use super::params::{TbcParams, semantics_of};
 use super::search::fit;
+use serde::Serialize;
+
+use super::model::TbcModel;
+use super::search::TrainingScore;
 use crate::learn::{
-    FitResult, LearnError, Learner, QualityMeasure, RunControl, Solution, TrainingSet,
+    BinaryFit, BinaryLearner, Examples, LearnError, QualityMeasure, RunControl, Solution,
 };
-use crate::oracle::MembershipOracle;
+use crate::oracle::{IndividualSet, MembershipOracle};
 use crate::refine::Refinement;
 
 /// A terminological Bayesian classifier learner over a refinement operator.
@@ -27,28 +31,41 @@ impl<'r> Tbc<'r> {
     }
 }
 
-impl Learner for Tbc<'_> {
+/// What a TBC run reports besides its model (the JSON fields `params`, `score`, `model`).
+#[derive(Clone, Debug, Serialize)]
+pub struct TbcReport {
+    pub params: TbcParams,
+    /// The final network's training score.
+    pub score: TrainingScore,
+    /// The fitted model as JSON output shows it (the saved model is its body).
+    pub model: TbcModel,
+}
+
+impl BinaryLearner for Tbc<'_> {
+    type Params = TbcParams;
+    type Model = TbcModel;
+    type Report = TbcReport;
+
     fn name(&self) -> &'static str {
         "tbc"
     }
 
-    fn parameters(&self) -> serde_json::Value {
-        serde_json::to_value(&self.params).unwrap_or_default()
+    fn params(&self) -> &TbcParams {
+        &self.params
     }
 
-    fn fit(
+    fn fit_binary(
         &self,
         oracle: &dyn MembershipOracle,
-        training: &TrainingSet,
+        examples: &Examples,
+        among: &IndividualSet,
         control: &RunControl,
-    ) -> Result<FitResult, LearnError> {
-        let examples = training.as_binary("tbc")?;
-        let among = training.context(examples.all().universe());
+    ) -> Result<BinaryFit<TbcModel, TbcReport>, LearnError> {
         let run = fit(
             oracle,
             examples.positives(),
             examples.negatives(),
-            &among,
+            among,
             self.refinement,
             &self.params,
             control,
@@ -58,7 +75,7 @@ impl Learner for Tbc<'_> {
         let mut solutions = Vec::new();
         for f in &run.model.features {
             // Cached answers: the search asked about every feature over the same set.
-            let covered = match oracle.members(f, &among, semantics) {
+            let covered = match oracle.members(f, among, semantics) {
                 Ok(c) => c,
                 Err(e) if e.budget_exhausted().is_some() => break,
                 Err(e) => return Err(e.into()),
@@ -71,23 +88,18 @@ impl Learner for Tbc<'_> {
             });
         }
         solutions.sort_by(|a, b| b.quality.total_cmp(&a.quality));
-        let mut extras = serde_json::Map::new();
-        extras.insert("params".into(), self.parameters());
-        extras.insert(
-            "score".into(),
-            serde_json::to_value(run.score).unwrap_or_default(),
-        );
-        extras.insert(
-            "model".into(),
-            serde_json::to_value(&run.model).unwrap_or_default(),
-        );
-        Ok(FitResult {
-            model: Box::new(run.model),
+        let report = TbcReport {
+            params: self.params.clone(),
+            score: run.score,
+            model: run.model.clone(),
+        };
+        Ok(BinaryFit {
+            model: run.model,
             solutions,
             quality,
             semantics,
             stats: run.stats,
-            extras,
+            report,
         })
     }
 }

@@ -49,7 +49,7 @@ pub use build::fit as fit_network;
 pub use features::{Dataset, Obs, Truth, arity, column, encode_column};
 pub use grid::{GridCell, paper_grid};
 pub use inference::posterior;
-pub use learner::Tbc;
+pub use learner::{Tbc, TbcReport};
 pub(crate) use model::TbcModelLoader;
 pub use model::{Prediction, TbcModel};
 pub use network::{Intervals, Network, Shape};

@@ -265,7 +265,6 @@ pub(crate) fn fit_result(
     training: &TrainingSet,
     among: &IndividualSet,
     stats: RunStats,
-    extras: serde_json::Map<String, serde_json::Value>,
 ) -> Result<FitResult, LearnError> {
     let quality = QualityMeasure::Accuracy;
     let mut solutions = Vec::new();
@@ -284,7 +283,7 @@ pub(crate) fn fit_result(
         solutions,
         quality,
         stats,
-        extras,
+        report: crate::learn::learner::Report::none(),
     })
 }
 
@@ -351,13 +350,6 @@ impl Learner for Tdt<'_> {
             p.semantics,
         );
         let stats = stats_of(oracle, before, g.table.len() as u64, start, d);
-        fit_result(
-            model,
-            oracle,
-            training,
-            &among,
-            stats,
-            serde_json::Map::new(),
-        )
+        fit_result(model, oracle, training, &among, stats)
     }
 }

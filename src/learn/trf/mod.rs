@@ -198,13 +198,6 @@ impl Learner for Trf<'_> {
             p.semantics,
         );
         let stats = stats_of(oracle, before, tested, start, d);
-        fit_result(
-            model,
-            oracle,
-            training,
-            &among,
-            stats,
-            serde_json::Map::new(),
-        )
+        fit_result(model, oracle, training, &among, stats)
     }
 }

@@ -17,6 +17,7 @@ use super::rules::RuleTable;
 
 /// The combination method (`--combine`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum Combine {
     /// Multi-class rule list: rules by decreasing χ², re-evaluated after each pick.
