@@ -46,9 +46,12 @@ use crate::oracle::sparql::pages::{bucket_prefixes, count_query};
 use crate::oracle::{IndividualScope, Neighbourhood};
 use crate::problem::LearningProblem;
 
+/// The heading of these options: `learn --help` leaves them to `oxilearn help examples`.
+pub const EXAMPLES_HEADING: &str = "Examples drawn from the KB (class learning, SPARQL)";
+
 /// The flags that define a problem from the KB instead of a problems file.
 #[derive(Debug, Args, Clone)]
-#[command(next_help_heading = "Examples drawn from the KB (class learning, SPARQL)")]
+#[command(next_help_heading = EXAMPLES_HEADING)]
 pub struct ExampleSourceArgs {
     /// Learn a definition of this existing class (IRI or name): positives are its
     /// instances, negatives a seeded sample of non-instances; the class and its

@@ -6,6 +6,7 @@ use anyhow::bail;
 use clap::CommandFactory;
 
 use super::args::{Cli, HelpArgs};
+use super::describe_class::EXAMPLES_HEADING;
 use super::learners::SearchArgs;
 use super::learners::{HELD_OUT_HEADING, REGISTRY, group, is_learner_flag};
 use super::options::ENDPOINT_HEADING;
@@ -21,7 +22,7 @@ fn hide_details(cmd: clap::Command) -> clap::Command {
     let budgets = BUDGETS.get_or_init(group::<SearchArgs>);
     let mut cmd = cmd.mut_args(|a| {
         let long = a.get_long().unwrap_or_default().to_owned();
-        let endpoint = a.get_help_heading() == Some(ENDPOINT_HEADING);
+        let endpoint = matches!(a.get_help_heading(), Some(ENDPOINT_HEADING | EXAMPLES_HEADING));
         let learner = (is_learner_flag(&long) && !budgets.contains(&long))
             || a.get_help_heading() == Some(HELD_OUT_HEADING);
         if endpoint || learner { a.hide(true) } else { a }
@@ -36,7 +37,9 @@ fn hide_details(cmd: clap::Command) -> clap::Command {
     if cmd.get_arguments().any(|a| a.get_id() == "algorithm") {
         cmd = cmd.after_help(
             "Each learner's options, --test and the operator's language: `oxilearn help learner NAME` \
-             (`oxilearn help learner` lists them). Endpoint options: `oxilearn help endpoint`.",
+             (`oxilearn help learner` lists them). Endpoint options: `oxilearn help endpoint`. \
+             Examples drawn from the KB (--describe-class, --positives-query): `oxilearn help \
+             examples`.",
         );
     }
     cmd
@@ -49,6 +52,7 @@ pub fn run(args: HelpArgs) -> anyhow::Result<()> {
         ["learner"] | ["learners"] => learners(),
         ["learner", name] => learner(name)?,
         ["endpoint"] | ["endpoints"] => endpoint(),
+        ["examples"] => examples(),
         path => command_help(path)?,
     };
     outln!("{}", text.trim_end());
@@ -91,13 +95,31 @@ fn learner(name: &str) -> anyhow::Result<String> {
 
 /// Every command's endpoint options (`--endpoint URL` itself is in every `--help`).
 fn endpoint() -> String {
+    heading_topic(
+        ENDPOINT_HEADING,
+        "Options of every command that reads a SPARQL endpoint (--endpoint URL)",
+        "oxilearn COMMAND --endpoint URL [OPTIONS]",
+    )
+}
+
+/// `learn`'s options that draw the examples from the KB instead of a problem file.
+fn examples() -> String {
+    heading_topic(
+        EXAMPLES_HEADING,
+        "Examples drawn from the KB instead of --problems: a class to describe, or SPARQL queries",
+        "oxilearn learn (--describe-class CLASS | --positives-query QUERY) [OPTIONS]",
+    )
+}
+
+/// `learn`'s options under one heading, alone.
+fn heading_topic(heading: &str, about: &'static str, usage: &'static str) -> String {
     learn_command()
         .mut_args(|a| {
-            let shown = a.get_help_heading() == Some(ENDPOINT_HEADING);
+            let shown = a.get_help_heading() == Some(heading);
             a.hide(!shown)
         })
-        .about("Options of every command that reads a SPARQL endpoint (--endpoint URL)")
-        .override_usage("oxilearn COMMAND --endpoint URL [OPTIONS]")
+        .about(about)
+        .override_usage(usage)
         .after_help("")
         .render_long_help()
         .to_string()

@@ -398,8 +398,9 @@ pub struct SearchArgs {
     /// Most candidate concepts to test per problem (deterministic runs use this).
     #[arg(long, value_name = "N")]
     pub max_tests: Option<u64>,
-    /// The measure solutions are ranked by.
-    #[arg(long, value_enum, default_value_t)]
+    /// The measure solutions are ranked by: f1 (F1 of the positives, Ontolearn's measure) or
+    /// accuracy (over positives and negatives, DL-Learner's default).
+    #[arg(long, value_enum, default_value_t, hide_possible_values = true)]
     pub quality: QualityArg,
     /// Longest class expression considered (CELOE: unbounded by default; TBC: 3).
     #[arg(long, value_name = "N")]
