@@ -208,7 +208,9 @@ pub fn oxigraph_serve_copy(
 }
 
 /// Starts a fresh Virtuoso with `.ci/servers/start-virtuoso.sh` and bulk-loads `data` into
-/// `graph` with `load-virtuoso.sh` (run from the repository root, where they live).
+/// `graph` with `load-virtuoso.sh` (run from the repository root, where they live). The
+/// data's directory is added to Virtuoso's `DirsAllowed`: a `--scale-dir` outside the
+/// repository is refused by its loader otherwise.
 pub fn virtuoso(data: &Path, graph: &str, http_port: u16, sql_port: u16) -> anyhow::Result<Server> {
     let scripts = Path::new(".ci/servers");
     if !scripts.join("start-virtuoso.sh").is_file() {
@@ -216,10 +218,14 @@ pub fn virtuoso(data: &Path, graph: &str, http_port: u16, sql_port: u16) -> anyh
     }
     ensure_port_free(http_port)?;
     ensure_port_free(sql_port)?;
+    let data = std::fs::canonicalize(data)
+        .with_context(|| format!("the KB to load into Virtuoso: {}", data.display()))?;
+    let data_dir = data.parent().unwrap_or(Path::new("/")).to_owned();
     let script = |name: &str, args: &[&str]| -> anyhow::Result<()> {
         let out = Command::new("bash")
             .arg(scripts.join(name))
             .args(args)
+            .env("VIRTUOSO_DIRS_ALLOWED", &data_dir)
             .stdin(Stdio::null())
             .output()
             .with_context(|| format!("running .ci/servers/{name}"))?;
