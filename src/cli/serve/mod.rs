@@ -84,7 +84,8 @@ pub(super) struct State {
     union_default_graph: bool,
     query_timeout: Duration,
     max_learn_runtime: f64,
-    /// Count the quads an update changes (for `--audit-log`; a scan of the store).
+    /// Count the quads an update changes (for `--audit-log`; two scans of the store, so
+    /// only for stores loaded with at most [`COUNT_QUADS_UP_TO`] triples).
     count_quads: bool,
     /// Updates one at a time (each rebuilds [`Loaded`]).
     update_lock: std::sync::Mutex<()>,
@@ -254,6 +255,10 @@ fn limits_line(args: &ServeArgs, gate: &gate::Gate) -> String {
     )
 }
 
+/// The largest store whose updates the audit log counts quads for: counting scans the
+/// store before and after, which costs what the store costs, not what the update costs.
+const COUNT_QUADS_UP_TO: u64 = 1_000_000;
+
 pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     check_limits(&args)?;
     check_exposure(&args)?;
@@ -272,7 +277,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         union_default_graph: args.union_default_graph,
         query_timeout: Duration::from_secs_f64(args.query_timeout),
         max_learn_runtime: args.max_learn_runtime,
-        count_quads: args.audit_log.is_some(),
+        count_quads: args.audit_log.is_some() && triples as u64 <= COUNT_QUADS_UP_TO,
         update_lock: std::sync::Mutex::new(()),
     });
     // Ctrl-C sets the flag learners stop on; installed before any request runs.
