@@ -24,7 +24,6 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
     match args.what {
         BenchCommand::Oracle(a) => oracle(a),
         BenchCommand::Load(a) => load(a),
-        BenchCommand::Tbc(a) => super::bench_tbc::run(a),
         BenchCommand::Learn(a) => super::bench_learn::run(a),
         BenchCommand::Scale(a) => super::bench_scale::run(a),
         BenchCommand::Forest(a) => super::bench_forest::run(a),

@@ -33,7 +33,6 @@ mod arborescence;
 mod build;
 mod estimate;
 mod features;
-mod grid;
 mod inference;
 mod learner;
 mod model;
@@ -47,7 +46,6 @@ mod tan;
 
 pub use build::fit as fit_network;
 pub use features::{Dataset, Obs, Truth, arity, column, encode_column};
-pub use grid::{GridCell, paper_grid};
 pub use inference::posterior;
 pub use learner::Tbc;
 pub(crate) use model::TbcModelLoader;
