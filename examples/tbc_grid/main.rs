@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use anyhow::{Context, bail};
-use clap::{Parser, ValueEnum};
+use clap::Parser;
 use serde::Serialize;
 
 use grid::{GridCell, paper_grid};
@@ -56,7 +56,7 @@ struct Args {
     cell: Vec<String>,
     /// Selection strategies (repeatable; default: both).
     #[arg(long = "selection", value_enum)]
-    selection: Vec<SelectionArg>,
+    selection: Vec<Selection>,
     #[arg(long, default_value_t = 3)]
     depth: usize,
     #[arg(long, default_value_t = 3)]
@@ -67,8 +67,8 @@ struct Args {
     #[arg(long, value_name = "N", default_value_t = 10)]
     proposals: usize,
     /// Feature semantics: open (three-valued, the paper) or closed.
-    #[arg(long, value_enum, default_value_t = SemanticsArg::Open)]
-    semantics: SemanticsArg,
+    #[arg(long, value_enum, default_value_t = Semantics::Open)]
+    semantics: Semantics,
     /// Wall-clock limit per learner run, in seconds.
     #[arg(long, value_name = "SECS")]
     time_limit: Option<f64>,
@@ -90,27 +90,6 @@ struct Args {
     /// Print the JSON document instead of the table.
     #[arg(long)]
     json: bool,
-}
-
-#[derive(Clone, Copy, Debug, ValueEnum)]
-enum SelectionArg {
-    Fs,
-    Ffsbe,
-}
-
-#[derive(Clone, Copy, Debug, ValueEnum)]
-enum SemanticsArg {
-    Closed,
-    Open,
-}
-
-impl From<SemanticsArg> for Semantics {
-    fn from(s: SemanticsArg) -> Self {
-        match s {
-            SemanticsArg::Closed => Semantics::Closed,
-            SemanticsArg::Open => Semantics::Open,
-        }
-    }
 }
 
 fn main() -> ExitCode {
@@ -251,7 +230,7 @@ fn run(args: Args) -> anyhow::Result<()> {
         max_length: args.max_length,
         beam_width: args.beam_width,
         proposals: args.proposals,
-        semantics: match Semantics::from(args.semantics) {
+        semantics: match args.semantics {
             Semantics::Open => FeatureSemantics::Open,
             Semantics::Closed => FeatureSemantics::Closed,
         },
@@ -261,13 +240,7 @@ fn run(args: Args) -> anyhow::Result<()> {
     let selections: Vec<Selection> = if args.selection.is_empty() {
         vec![Selection::Fs, Selection::Ffsbe]
     } else {
-        args.selection
-            .iter()
-            .map(|s| match s {
-                SelectionArg::Fs => Selection::Fs,
-                SelectionArg::Ffsbe => Selection::Ffsbe,
-            })
-            .collect()
+        args.selection.clone()
     };
     let grid = chosen_cells(&args.cell, &selections)?;
     let mut sets = Vec::new();
@@ -399,7 +372,7 @@ fn celoe_cell(
         bail!("--celoe-secs must be a positive number");
     }
     let params = CeloeParams {
-        semantics: args.semantics.into(),
+        semantics: args.semantics,
         ..CeloeParams::default()
     };
     let celoe_control = RunControl {

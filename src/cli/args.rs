@@ -5,7 +5,9 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use super::learners::LearnArgs;
-use super::options::{ApplyArgs, KbArgs, ModeArg, SemanticsArg};
+use super::options::{ApplyArgs, KbArgs};
+use crate::enrich::Mode;
+use crate::oracle::Semantics;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -68,7 +70,7 @@ pub struct InstancesArgs {
     /// `open` also reports the provable non-instances and the unknowns; it reads the whole
     /// active domain at once and is not paged.
     #[arg(long, value_enum, default_value_t)]
-    pub semantics: SemanticsArg,
+    pub semantics: Semantics,
     /// List at most N individuals; the answer is then reported as truncated (stderr and
     /// `truncated` in JSON).
     #[arg(long, value_name = "N")]
@@ -111,7 +113,7 @@ pub struct EvaluateArgs {
     /// Membership semantics: closed for a concept by default; with --model, the model's
     /// own (a CELOE model takes either; a TBC model only the one it was trained with).
     #[arg(long, value_enum)]
-    pub semantics: Option<SemanticsArg>,
+    pub semantics: Option<Semantics>,
     #[arg(long)]
     pub json: bool,
     /// No progress bar and no notes on stderr (errors still go there).
@@ -181,7 +183,7 @@ pub struct EnrichArgs {
     #[arg(long, value_name = "IRI")]
     pub target_class: Option<String>,
     #[arg(long, value_enum, default_value_t)]
-    pub mode: ModeArg,
+    pub mode: Mode,
     /// Scored models: a member is an individual whose score (probability, degree) is at
     /// least this (default: the model's own decision).
     #[arg(long, value_name = "P")]
@@ -377,7 +379,7 @@ pub struct GenerateArgs {
     /// open: positives are entailed members, negatives entailed non-members (the
     /// terminological-classifier experiments); closed: members vs all other individuals.
     #[arg(long, value_enum, default_value_t)]
-    pub semantics: SemanticsArg,
+    pub semantics: Semantics,
     /// Fewest positives and fewest negatives.
     #[arg(long, value_name = "N", default_value_t = 10)]
     pub min_size: usize,

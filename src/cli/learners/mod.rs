@@ -26,7 +26,9 @@ use self::celoe::{CeloeArgs, SolutionArgs, StartArgs};
 use self::forest::ForestArgs;
 use self::multiclass::MulticlassArgs;
 use self::tbc::TbcArgs;
-use super::options::{KbArgs, QualityArg, SemanticsArg};
+use super::options::KbArgs;
+use crate::learn::QualityMeasure;
+use crate::oracle::Semantics;
 
 /// Builds the learner from the arguments (parameters validated) over the command's operator.
 pub type BuildFn =
@@ -384,7 +386,7 @@ pub struct SearchArgs {
     pub max_tests: Option<u64>,
     /// The measure solutions are ranked by.
     #[arg(long, value_enum, default_value_t)]
-    pub quality: QualityArg,
+    pub quality: QualityMeasure,
     /// Longest class expression considered (CELOE: unbounded by default; TBC: 3).
     #[arg(long, value_name = "N")]
     pub max_length: Option<usize>,
@@ -453,7 +455,7 @@ pub struct LearnArgs {
     #[arg(long, default_value = "celoe", value_parser = algorithm_parser())]
     pub algorithm: String,
     #[arg(long, value_enum, default_value_t)]
-    pub semantics: SemanticsArg,
+    pub semantics: Semantics,
     /// One JSON document on stdout (an array over problems).
     #[arg(long)]
     pub json: bool,
