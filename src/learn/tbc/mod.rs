@@ -49,7 +49,14 @@ pub use features::{Dataset, Obs, Truth, arity, column, encode_column};
 pub use inference::posterior;
 pub use learner::Tbc;
 pub(crate) use model::TbcModelLoader;
-pub use model::{Prediction, TbcModel};
+pub use model::{TbcModel, TbcPrediction};
+
+/// The old name of [`TbcPrediction`], which reads apart from the generic
+/// [`crate::learn::Prediction`].
+#[deprecated(
+    note = "renamed TbcPrediction (one name per thing: learn::Prediction is the generic one)"
+)]
+pub type Prediction = TbcPrediction;
 pub use network::{Intervals, Network, Shape};
 pub use params::{FeatureSemantics, Missing, Selection, Structure, TbcParams, semantics_of};
 pub use score::{Fitted, bic_penalty, conditional_log_likelihood};
