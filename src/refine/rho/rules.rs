@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 use crate::concept::{Bound, Concept, DataRange, Iri, Role, length, normalize};
 
 use super::Rho;
-use super::splits::{next_above, next_below};
+use super::split_points::{next_above, next_below};
 use super::view::Ctx;
 
 impl Rho {
