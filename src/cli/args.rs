@@ -5,8 +5,9 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use super::learners::LearnArgs;
-use super::learners::tbc::SelectionArg;
-use super::options::{ApplyArgs, KbArgs, ModeArg, SemanticsArg};
+use super::options::{ApplyArgs, KbArgs};
+use crate::enrich::Mode;
+use crate::oracle::Semantics;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -42,7 +43,7 @@ pub enum Command {
     /// Manchester syntax).
     Export(ExportArgs),
     /// Measure speed and quality: `bench oracle` (evaluations/s cold and warm), `bench load`
-    /// (triples/s), `bench learn` (learners per problem and backend), `bench tbc` (TBC grid).
+    /// (triples/s), `bench learn` (learners per problem and backend), `bench scale` (the KB replicated k times).
     Bench(BenchArgs),
     /// Seeded random target concepts with ≥ 10 positives and ≥ 10 negatives of the same order
     /// of magnitude, written as a list-JSON problem file.
@@ -73,7 +74,7 @@ pub struct InstancesArgs {
     /// `open` also reports the provable non-instances and the unknowns; it reads the whole
     /// active domain at once and is not paged.
     #[arg(long, value_enum, default_value_t)]
-    pub semantics: SemanticsArg,
+    pub semantics: Semantics,
     /// List at most N individuals; the answer is then reported as truncated (stderr and
     /// `truncated` in JSON).
     #[arg(long, value_name = "N")]
@@ -116,7 +117,7 @@ pub struct EvaluateArgs {
     /// Membership semantics: closed for a concept by default; with --model, the model's
     /// own (a CELOE model takes either; a TBC model only the one it was trained with).
     #[arg(long, value_enum)]
-    pub semantics: Option<SemanticsArg>,
+    pub semantics: Option<Semantics>,
     #[arg(long)]
     pub json: bool,
     /// No progress bar and no notes on stderr (errors still go there).
@@ -186,7 +187,7 @@ pub struct EnrichArgs {
     #[arg(long, value_name = "IRI")]
     pub target_class: Option<String>,
     #[arg(long, value_enum, default_value_t)]
-    pub mode: ModeArg,
+    pub mode: Mode,
     /// Scored models: a member is an individual whose score (probability, degree) is at
     /// least this (default: the model's own decision).
     #[arg(long, value_name = "P")]
@@ -281,9 +282,6 @@ pub enum BenchCommand {
     Oracle(BenchOracleArgs),
     /// Load speed in triples per second.
     Load(BenchLoadArgs),
-    /// The terminological Bayesian classifier grid (methods × FS/FFSBE), k-fold AUC-PR and
-    /// AUC-ROC per target; a markdown table and JSON.
-    Tbc(BenchTbcArgs),
     /// Learner quality and concepts tested per second, per problem and backend.
     Learn(BenchLearnArgs),
     /// The same problem on the KB replicated k times: time to the first test, signature and
@@ -385,7 +383,7 @@ pub struct GenerateArgs {
     /// open: positives are entailed members, negatives entailed non-members (the
     /// terminological-classifier experiments); closed: members vs all other individuals.
     #[arg(long, value_enum, default_value_t)]
-    pub semantics: SemanticsArg,
+    pub semantics: Semantics,
     /// Fewest positives and fewest negatives.
     #[arg(long, value_name = "N", default_value_t = 10)]
     pub min_size: usize,
@@ -411,62 +409,6 @@ pub struct GenerateArgs {
     /// Write the problems here instead of stdout.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
-}
-
-#[derive(Debug, Args)]
-pub struct BenchTbcArgs {
-    #[command(flatten)]
-    pub kb: KbArgs,
-    /// Target problems (e.g. from `generate-problems`).
-    #[arg(long, value_name = "LPFILE")]
-    pub problems: PathBuf,
-    /// Only these problems (repeatable; default: all).
-    #[arg(long = "problem", value_name = "NAME")]
-    pub problem: Vec<String>,
-    #[arg(long, default_value_t = 10)]
-    pub folds: usize,
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Grid methods to run: ACA, EM, IM3, IM2, ROBUST, TACA, SEM, TIM3, TIM2 (repeatable;
-    /// default: all).
-    #[arg(long = "cell", value_name = "NAME")]
-    pub cell: Vec<String>,
-    /// Selection strategies (repeatable; default: both).
-    #[arg(long = "selection", value_enum)]
-    pub selection: Vec<SelectionArg>,
-    #[arg(long, default_value_t = 3)]
-    pub depth: usize,
-    #[arg(long, default_value_t = 3)]
-    pub max_length: usize,
-    #[arg(long, default_value_t = 5)]
-    pub beam_width: usize,
-    /// Candidate features from a short CELOE run offered to the beam (0: the paper's search).
-    #[arg(long, value_name = "N", default_value_t = 10)]
-    pub proposals: usize,
-    /// Feature semantics: open (three-valued, the paper) or closed.
-    #[arg(long, value_enum, default_value_t = SemanticsArg::Open)]
-    pub semantics: SemanticsArg,
-    /// Wall-clock limit per learner run, in seconds.
-    #[arg(long, value_name = "SECS")]
-    pub time_limit: Option<f64>,
-    /// Also rank the same folds with CELOE (score: the best covering solution's training F1).
-    #[arg(long)]
-    pub celoe: bool,
-    /// CELOE's budget per fold: concepts tested.
-    #[arg(long, value_name = "N", default_value_t = 2000)]
-    pub celoe_tests: u64,
-    /// CELOE's budget per fold: seconds.
-    #[arg(long, value_name = "SECS", default_value_t = 2.0)]
-    pub celoe_secs: f64,
-    /// Write the markdown table here.
-    #[arg(long, value_name = "FILE")]
-    pub out_md: Option<PathBuf>,
-    /// Write the JSON document here.
-    #[arg(long, value_name = "FILE")]
-    pub out_json: Option<PathBuf>,
-    /// Print the JSON document instead of the table.
-    #[arg(long)]
-    pub json: bool,
 }
 
 /// `serve`: the KB, the models, the address and the limits.

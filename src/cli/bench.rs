@@ -24,7 +24,6 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
     match args.what {
         BenchCommand::Oracle(a) => oracle(a),
         BenchCommand::Load(a) => load(a),
-        BenchCommand::Tbc(a) => super::bench_tbc::run(a),
         BenchCommand::Learn(a) => super::bench_learn::run(a),
         BenchCommand::Scale(a) => super::bench_scale::run(a),
         BenchCommand::Forest(a) => super::bench_forest::run(a),
@@ -264,6 +263,11 @@ fn oracle(args: BenchOracleArgs) -> anyhow::Result<()> {
     if args.json {
         return print_json(&report);
     }
+    print_oracle_table(&report, &args.compare)
+}
+
+/// The passes as a table, then warm/cold and endpoint/embedded ratios.
+fn print_oracle_table(report: &OracleBench, compare: &[String]) -> anyhow::Result<()> {
     outln!(
         "{} triples, {} individuals, {} examples, seed {}",
         report.triples,
@@ -306,7 +310,7 @@ fn oracle(args: BenchOracleArgs) -> anyhow::Result<()> {
         rate("embedded", "warm") / rate("embedded", "cold").max(1e-9),
         rate("embedded", "warm-new") / rate("embedded", "cold").max(1e-9)
     );
-    for url in &args.compare {
+    for url in compare {
         outln!(
             "{url}: time per concept vs embedded — cold {:.2}×, cache-fill {:.2}×, warm-new {:.2}×, fill-batch {:.2}×",
             rate("embedded", "cold") / rate(url, "cold").max(1e-9),

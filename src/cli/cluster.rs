@@ -41,15 +41,6 @@ pub enum CommitteeArg {
     Refinements,
 }
 
-#[derive(Debug, Clone, Copy, ValueEnum, Default)]
-pub enum UnknownArg {
-    /// ½ for an unknown membership.
-    #[default]
-    Uniform,
-    /// The feature's share of provable members among the clustered individuals.
-    Prior,
-}
-
 #[derive(Debug, Args)]
 pub struct ClusterArgs {
     #[command(flatten)]
@@ -87,7 +78,7 @@ pub struct ClusterArgs {
     pub reassign_distance: f64,
     /// The projection of an unknown membership.
     #[arg(long, value_enum, default_value_t)]
-    pub unknown: UnknownArg,
+    pub unknown: UnknownValue,
     /// Most levels below the root (a bound on recursion: branches end below ν or when no
     /// test separates their individuals).
     #[arg(long, value_name = "N", default_value_t = 32)]
@@ -232,10 +223,7 @@ fn params(args: &ClusterArgs) -> anyhow::Result<ClusterParams> {
         p: args.p,
         stop_distance: args.stop_distance,
         reassign_distance: args.reassign_distance,
-        unknown: match args.unknown {
-            UnknownArg::Uniform => UnknownValue::Uniform,
-            UnknownArg::Prior => UnknownValue::Prior,
-        },
+        unknown: args.unknown,
         max_depth: args.max_depth,
         min_cluster_size: args.min_cluster_size,
         refinement_length: args.refinement_length,

@@ -5,7 +5,7 @@
 
 use super::learners::LearnArgs;
 use super::learners::REGISTRY;
-use super::options::SemanticsArg;
+use crate::oracle::Semantics;
 use crate::problem::{LearnerSettings, LearningProblem, Setting};
 
 /// The flag a setting stands for.
@@ -62,9 +62,9 @@ fn set(args: &mut LearnArgs, s: &Setting) {
         Setting::FrequencyThreshold(n) => args.start.frequency_threshold = *n,
         Setting::OpenWorld(open) => {
             args.semantics = if *open {
-                SemanticsArg::Open
+                Semantics::Open
             } else {
-                SemanticsArg::Closed
+                Semantics::Closed
             };
         }
     }

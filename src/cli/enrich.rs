@@ -9,7 +9,6 @@ use oxigraph::model::NamedNode;
 use serde::Serialize;
 
 use super::args::EnrichArgs;
-use super::options::ModeArg;
 use super::{apply_scope, kb_source, model_file, print_json};
 use crate::enrich::apply::{self, ApplyOptions};
 use crate::enrich::build::{member_quads, provenance_quads};
@@ -81,10 +80,7 @@ pub fn run(args: EnrichArgs) -> anyhow::Result<()> {
         threshold: args.threshold,
         ended_at: args.record_time.then(now_xsd_datetime),
     };
-    let mode = match args.mode {
-        ModeArg::Replace => Mode::Replace,
-        ModeArg::Append => Mode::Append,
-    };
+    let mode = args.mode;
     let cancel = super::learner::cancel_flag();
     let bar = apply_scope::progress_bar(
         apply_scope::estimated_total(&kb, &candidates),

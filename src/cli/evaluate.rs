@@ -171,10 +171,10 @@ fn run_model(args: &EvaluateArgs, path: &std::path::Path) -> anyhow::Result<()> 
     let kb = kb_source::open_kb(&args.kb, fallback_kb(&problems), scope)?;
     let loaded = model_file::load(path, &kb)?;
     let model = match args.semantics {
-        Some(s) => loaded.model.with_semantics(s.into()).with_context(|| {
+        Some(s) => loaded.model.with_semantics(s).with_context(|| {
             format!(
                 "--semantics {} with the model {}",
-                semantics_name(s.into()),
+                semantics_name(s),
                 path.display()
             )
         })?,
@@ -239,7 +239,7 @@ pub fn run(args: EvaluateArgs) -> anyhow::Result<()> {
     let kb = kb_source::open_kb(&args.kb, fallback_kb(&problems), scope)?;
     let text = args.concept.as_deref().unwrap_or_default();
     let concept = kb.parse_concept(text)?;
-    let semantics: Semantics = args.semantics.unwrap_or_default().into();
+    let semantics: Semantics = args.semantics.unwrap_or_default();
     let results = problems
         .iter()
         .map(|p| evaluate_one(&kb, p, &concept, semantics))

@@ -85,7 +85,7 @@ pub fn run(args: &EvaluateArgs, path: &Path) -> anyhow::Result<()> {
     let kb = kb_source::open_kb(&args.kb, fallback, scope)?;
     let mut model = model_file::load_multiclass(path, &kb)?;
     if let Some(s) = args.semantics {
-        model.semantics = s.into();
+        model.semantics = s;
     }
     let mut results = Vec::new();
     for p in &problems {

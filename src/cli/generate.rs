@@ -20,7 +20,7 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<()> {
         bail!("--max-individuals must be at least 1");
     }
     let kb = open_sampled(&args)?;
-    let mut options = TargetOptions::new(args.count, args.seed, args.semantics.into());
+    let mut options = TargetOptions::new(args.count, args.seed, args.semantics);
     options.min_size = args.min_size;
     options.max_ratio = args.max_ratio;
     options.max_depth = args.max_depth;

@@ -12,7 +12,6 @@ use serde::Serialize;
 
 use super::args::InstancesArgs;
 use super::kb_source;
-use super::options::SemanticsArg;
 use super::print_json;
 use crate::oracle::{IndividualId, IndividualScope, IndividualSet, MembershipOracle, Semantics};
 
@@ -42,7 +41,7 @@ pub fn run(args: InstancesArgs) -> anyhow::Result<()> {
     if args.page_size == 0 {
         anyhow::bail!("--page-size must be at least 1");
     }
-    let open_world = matches!(args.semantics, SemanticsArg::Open);
+    let open_world = matches!(args.semantics, Semantics::Open);
     // Closed world the store lists the members itself: no individuals are interned. Open
     // world on an endpoint lists the provable members the same way; the provable
     // non-instances and the unknowns are over the whole active domain: --whole-kb.
@@ -99,7 +98,7 @@ pub fn run(args: InstancesArgs) -> anyhow::Result<()> {
         return print_json(&InstancesJson {
             concept: manchester,
             dl,
-            semantics: args.semantics.into(),
+            semantics: args.semantics,
             count,
             individuals: listed.iter().map(|i| i.as_str().to_owned()).collect(),
             truncated,
@@ -147,7 +146,7 @@ fn three_valued(
     Ok(InstancesJson {
         concept: manchester,
         dl,
-        semantics: args.semantics.into(),
+        semantics: args.semantics,
         count: individuals.len(),
         individuals,
         truncated,
@@ -198,7 +197,7 @@ fn provable_instances(
     Ok(InstancesJson {
         concept: manchester,
         dl,
-        semantics: args.semantics.into(),
+        semantics: args.semantics,
         count: individuals.len(),
         individuals,
         truncated,

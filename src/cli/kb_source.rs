@@ -12,11 +12,11 @@ use oxigraph::store::Store;
 
 use std::time::Duration;
 
-use super::options::{KbArgs, MethodArg};
+use super::options::KbArgs;
 use crate::concept::Iri;
 use crate::kb::{self, KbFormat, LoadReport};
 use crate::knowledge_base::{KnowledgeBase, KnowledgeBaseBuilder};
-use crate::oracle::backend::{Auth, HttpOptions, QueryMethod};
+use crate::oracle::backend::{Auth, HttpOptions};
 use crate::oracle::{IndividualScope, Neighbourhood, OracleOptions, Signature};
 use crate::problem::LearningProblem;
 
@@ -170,11 +170,7 @@ pub fn http_options(args: &KbArgs, url: &str) -> anyhow::Result<HttpOptions> {
     let mut options = HttpOptions::new(url);
     options.default_graphs = args.graph.clone();
     options.timeout = Duration::from_secs_f64(args.timeout);
-    options.method = match args.method {
-        MethodArg::Form => QueryMethod::FormPost,
-        MethodArg::Get => QueryMethod::Get,
-        MethodArg::Direct => QueryMethod::DirectPost,
-    };
+    options.method = args.method;
     // Without the flag, `HttpOptions::new` picked the host's default.
     if let Some(ms) = args.politeness_ms {
         options.politeness = Duration::from_millis(ms);

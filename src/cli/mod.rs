@@ -15,7 +15,6 @@ mod bench_forest;
 mod bench_learn;
 mod bench_multiclass;
 mod bench_scale;
-mod bench_tbc;
 mod cluster;
 mod conf_defaults;
 mod cv;

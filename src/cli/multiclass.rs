@@ -237,7 +237,7 @@ pub fn learn(args: LearnArgs) -> anyhow::Result<()> {
         let training = TrainingSet::multi_class(problem.classes.clone(), examples.clone())?;
         let (run, parameters) = learner_run(&args, &prep, problem, &training, &problem.name)?;
         let combine = args.multiclass.combine;
-        let semantics = args.semantics.into();
+        let semantics = args.semantics;
         let model =
             MultiClassModel::new(run.table, combine, args.multiclass.combine_seed, semantics);
         let among = training.context(prep.kb.signature().individual_count());
@@ -437,7 +437,7 @@ pub fn cross_validate(
                 run.table.clone(),
                 m.method,
                 args.multiclass.combine_seed,
-                args.semantics.into(),
+                args.semantics,
             );
             let (scores, outcomes) = evaluate(&prep.kb, &model, &test, &all)?;
             m.folds.push(scores);

@@ -4,9 +4,9 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, ValueEnum};
+use clap::Args;
 
-use crate::oracle::Semantics;
+use crate::oracle::backend::QueryMethod;
 
 /// The heading of the options `--help` leaves to `oxilearn help endpoint`.
 pub const ENDPOINT_HEADING: &str = "Endpoint options";
@@ -34,7 +34,7 @@ pub struct KbArgs {
     pub timeout: f64,
     /// How queries are sent to the endpoint.
     #[arg(long, value_enum, default_value_t, help_heading = ENDPOINT_HEADING)]
-    pub method: MethodArg,
+    pub method: QueryMethod,
     /// Milliseconds between the starts of two requests: default 0 for loopback and
     /// private-network hosts, 50 for others; the delay adapts to 429/503/Retry-After.
     #[arg(long, value_name = "MS", help_heading = ENDPOINT_HEADING)]
@@ -86,35 +86,6 @@ pub struct KbArgs {
     pub refresh_signature: bool,
 }
 
-#[derive(Debug, Clone, Copy, ValueEnum, Default)]
-pub enum MethodArg {
-    /// Form-encoded POST (works everywhere).
-    #[default]
-    Form,
-    /// GET with the query in the URL.
-    Get,
-    /// POST with an application/sparql-query body.
-    Direct,
-}
-
-#[derive(Debug, Clone, Copy, ValueEnum, Default)]
-pub enum SemanticsArg {
-    /// Closed world over the data (default).
-    #[default]
-    Closed,
-    /// Three-valued open world: provable members only.
-    Open,
-}
-
-impl From<SemanticsArg> for Semantics {
-    fn from(s: SemanticsArg) -> Self {
-        match s {
-            SemanticsArg::Closed => Semantics::Closed,
-            SemanticsArg::Open => Semantics::Open,
-        }
-    }
-}
-
 /// Which individuals a model is applied to (`predict`, `enrich`), and how the run is paged.
 /// Without any of `--scope`, `--scope-query`, `--individuals` or `--whole-kb`: the model's
 /// own support where it has one (a class expression; a TBC model with closed-world features
@@ -149,22 +120,4 @@ pub struct ApplyArgs {
     /// fails after the pages it printed.
     #[arg(long, value_name = "SECS", default_value_t = 0.0)]
     pub max_runtime: f64,
-}
-
-#[derive(Debug, Clone, Copy, ValueEnum, Default, PartialEq, Eq)]
-pub enum ModeArg {
-    /// The graph ends holding exactly this run's triples.
-    #[default]
-    Replace,
-    /// Add what the graph does not hold yet.
-    Append,
-}
-
-#[derive(Debug, Clone, Copy, ValueEnum, Default)]
-pub enum QualityArg {
-    /// F1 of the positives (Ontolearn's measure).
-    #[default]
-    F1,
-    /// Accuracy over positives and negatives (DL-Learner's default).
-    Accuracy,
 }

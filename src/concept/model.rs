@@ -1,7 +1,7 @@
 //! The class-expression model: one enum, plain data, no knowledge of SPARQL or stores.
 //!
 //! Derived `Ord`/`Hash` make concepts usable as sort keys and cache keys; the normal form
-//! (see [`super::normalize`]) relies on the derived order to sort operands.
+//! sorts operands by the derived order, so reordering variants or fields changes normal forms.
 
 use std::fmt;
 use std::sync::Arc;

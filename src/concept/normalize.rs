@@ -6,7 +6,7 @@
 //! because every constructor is rebuilt from already-normal children by "smart constructors"
 //! that only produce normal nodes (a flattened, sorted, deduplicated ⊓ of at least two
 //! operands that are neither ⊤, ⊥ nor ⊓; restrictions whose fillers cannot be simplified away;
-//! ¬ only in front of atoms).
+//! ¬ only in front of atoms). Operands are sorted by the model's derived `Ord`.
 
 use super::model::{Bound, Concept, DataRange, vocab};
 

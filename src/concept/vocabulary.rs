@@ -201,8 +201,8 @@ impl Vocabulary {
         self.prefixes.iter().map(|(p, n)| (p.as_str(), n.as_str()))
     }
 
-    /// Turns a name as a user typed it into an IRI. See the module docs of
-    /// [`super::parse`] for the accepted forms; explicit IRIs (`<…>`, `scheme://…`, `urn:…`)
+    /// Turns a name as a user typed it into an IRI, for the concept parsers (whose module
+    /// docs say where each form may appear): explicit IRIs (`<…>`, `scheme://…`, `urn:…`)
     /// and prefixed names are taken as given, bare local names must be known and unique.
     pub fn resolve(&self, name: &str, kind: EntityKind) -> Result<Iri, NameError> {
         if let Some(iri) = self.resolve_explicit(name)? {

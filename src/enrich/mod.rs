@@ -30,13 +30,15 @@ use oxigraph::model::NamedNode;
 pub use build::{Enrichment, enrichment_quads, is_predicted_member, writes_scores};
 pub use identity::ModelIdentity;
 
-/// What happens to triples already in the target graph.
+/// What happens to triples already in the target graph (`enrich --mode`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Mode {
     /// The graph ends holding exactly this run's triples.
     #[default]
     Replace,
     /// This run's triples are added to what the graph holds.
+    #[cfg_attr(feature = "cli", value(help = "Add what the graph does not hold yet"))]
     Append,
 }
 

@@ -163,106 +163,143 @@ fn domain_range(k: &str) -> Option<(bool, bool)> {
 
 type Located = (Tok, u64, u64);
 
+/// The characters still to read and the line and column of the last one read.
+struct Cursor<'a> {
+    chars: std::iter::Peekable<std::str::Chars<'a>>,
+    line: u64,
+    col: u64,
+}
+
+impl Cursor<'_> {
+    /// Counts `c` as read.
+    fn step(&mut self, c: char) {
+        if c == '\n' {
+            self.line += 1;
+            self.col = 0;
+        } else {
+            self.col += 1;
+        }
+    }
+
+    fn next(&mut self) -> Option<char> {
+        let c = self.chars.next()?;
+        self.step(c);
+        Some(c)
+    }
+
+    fn next_if(&mut self, f: impl FnOnce(&char) -> bool) -> Option<char> {
+        let c = self.chars.next_if(f)?;
+        self.step(c);
+        Some(c)
+    }
+
+    /// The rest of a `//` comment, up to (not including) the end of the line.
+    fn line_comment(&mut self) {
+        while self.next_if(|c| *c != '\n').is_some() {}
+    }
+
+    /// The rest of a `/*` comment whose `/` was read; false when it never ends.
+    fn block_comment(&mut self) -> bool {
+        let mut prev = ' ';
+        self.next();
+        while let Some(c) = self.next() {
+            if prev == '*' && c == '/' {
+                return true;
+            }
+            prev = c;
+        }
+        false
+    }
+
+    /// The rest of a string whose `"` was read; `None` when the line ends first or a
+    /// backslash comes.
+    fn string(&mut self) -> Option<String> {
+        let mut s = String::new();
+        loop {
+            match self.chars.next() {
+                Some('"') => {
+                    self.step('"');
+                    return Some(s);
+                }
+                Some(c) if c != '\n' && c != '\r' && c != '\\' => {
+                    self.step(c);
+                    s.push(c);
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// `first` and the characters after it while `more` holds.
+    fn word(&mut self, first: char, more: impl Fn(&char) -> bool) -> String {
+        let mut w = String::from(first);
+        while let Some(d) = self.next_if(&more) {
+            w.push(d);
+        }
+        w
+    }
+}
+
 fn lex(text: &str) -> Result<Vec<Located>, KbSyntaxError> {
     let mut toks = Vec::new();
-    let (mut line, mut col) = (1u64, 0u64);
-    let mut chars = text.chars().peekable();
-    let step = |c: char, line: &mut u64, col: &mut u64| {
-        if c == '\n' {
-            *line += 1;
-            *col = 0;
-        } else {
-            *col += 1;
-        }
+    let mut cur = Cursor {
+        chars: text.chars().peekable(),
+        line: 1,
+        col: 0,
     };
-    while let Some(c) = chars.next() {
-        step(c, &mut line, &mut col);
-        let (l, k) = (line, col);
+    while let Some(c) = cur.next() {
+        let (l, k) = (cur.line, cur.col);
         let err = |message: String| KbSyntaxError {
             line: l,
             column: k,
             message,
         };
-        match c {
-            c if c.is_whitespace() || c == '\u{feff}' => {}
-            '/' if chars.peek() == Some(&'/') => {
-                while let Some(c) = chars.next_if(|c| *c != '\n') {
-                    step(c, &mut line, &mut col);
-                }
+        let tok = match c {
+            c if c.is_whitespace() || c == '\u{feff}' => continue,
+            '/' if cur.chars.peek() == Some(&'/') => {
+                cur.line_comment();
+                continue;
             }
-            '/' if chars.peek() == Some(&'*') => {
-                let mut prev = ' ';
-                let mut closed = false;
-                if let Some(c) = chars.next() {
-                    step(c, &mut line, &mut col);
-                }
-                for c in chars.by_ref() {
-                    step(c, &mut line, &mut col);
-                    if prev == '*' && c == '/' {
-                        closed = true;
-                        break;
-                    }
-                    prev = c;
-                }
-                if !closed {
+            '/' if cur.chars.peek() == Some(&'*') => {
+                if !cur.block_comment() {
                     return Err(err("unterminated /* comment".to_owned()));
                 }
+                continue;
             }
-            '"' => {
-                let mut s = String::new();
-                loop {
-                    match chars.next() {
-                        Some('"') => {
-                            step('"', &mut line, &mut col);
-                            break;
-                        }
-                        Some(c) if c != '\n' && c != '\r' && c != '\\' => {
-                            step(c, &mut line, &mut col);
-                            s.push(c);
-                        }
-                        _ => {
-                            return Err(err(
-                                "unterminated string (strings end on the same line and hold \
-                                 no backslash)"
-                                    .to_owned(),
-                            ));
-                        }
-                    }
+            '"' => match cur.string() {
+                Some(s) => Tok::Name(s, true),
+                None => {
+                    return Err(err(
+                        "unterminated string (strings end on the same line and hold no \
+                         backslash)"
+                            .to_owned(),
+                    ));
                 }
-                toks.push((Tok::Name(s, true), l, k));
-            }
+            },
             '>' | '<' => {
-                if chars.next_if_eq(&'=').is_none() {
+                if cur.next_if(|d| *d == '=').is_none() {
                     return Err(err(format!("expected '{c}=', found '{c}' alone")));
                 }
-                step('=', &mut line, &mut col);
-                toks.push((Tok::P(c), l, k));
+                Tok::P(c)
             }
-            '.' | '(' | ')' | ',' | '=' => toks.push((Tok::P(c), l, k)),
+            '.' | '(' | ')' | ',' | '=' => Tok::P(c),
             c if c.is_ascii_digit() => {
-                let mut n = String::from(c);
-                while let Some(d) = chars.next_if(char::is_ascii_digit) {
-                    step(d, &mut line, &mut col);
-                    n.push(d);
-                }
-                let n = n
-                    .parse()
-                    .map_err(|_| err(format!("the number {n} is too large")))?;
-                toks.push((Tok::Num(n), l, k));
+                let n = cur.word(c, char::is_ascii_digit);
+                Tok::Num(
+                    n.parse()
+                        .map_err(|_| err(format!("the number {n} is too large")))?,
+                )
             }
             c if c.is_alphabetic() || c == '_' => {
-                let mut w = String::from(c);
-                while let Some(d) = chars.next_if(|d| d.is_alphanumeric() || *d == '_') {
-                    step(d, &mut line, &mut col);
-                    w.push(d);
-                }
+                let w = cur.word(c, |d| d.is_alphanumeric() || *d == '_');
                 match KEYWORDS.iter().find(|kw| **kw == w) {
-                    Some(kw) => toks.push((Tok::Kw(kw), l, k)),
-                    None => toks.push((Tok::Name(w, false), l, k)),
+                    Some(kw) => Tok::Kw(kw),
+                    None => Tok::Name(w, false),
                 }
             }
             c => return Err(err(format!("unexpected character {c:?}"))),
-        }
+        };
+        toks.push((tok, l, k));
     }
     Ok(toks)
 }
@@ -527,66 +564,17 @@ impl Parser {
         Ok(full)
     }
 
+    /// One statement up to and including its `.`; nothing at the end of the file.
     fn statement(&mut self) -> Result<(), KbSyntaxError> {
-        let type_ = iri(&format!("{RDF}type"));
         match self.peek().cloned() {
             Some(Tok::Kw(k)) if RBOX.contains(&k) && self.peek_at(1) == Some(&Tok::P('(')) => {
-                self.pos += 2;
-                let r = self.name("a role name")?;
-                self.out.object_properties.insert(r.clone());
-                if matches!(k, "Inverse" | "Subrole") {
-                    self.expect(',', "',' and a second role")?;
-                    let s = self.name("a role name")?;
-                    self.out.object_properties.insert(s.clone());
-                    let p = if k == "Inverse" {
-                        format!("{OWL}inverseOf")
-                    } else {
-                        format!("{RDFS}subPropertyOf")
-                    };
-                    self.out.triple(&iri(&r), &iri(&p), &iri(&s));
-                } else {
-                    let class = format!("{OWL}{k}Property");
-                    self.out.triple(&iri(&r), &type_, &iri(&class));
-                }
-                self.expect(')', "')'")?;
+                self.role_axiom(k)?;
             }
             Some(Tok::Kw(k)) if domain_range(k).is_some() => {
                 let Some((object, domain)) = domain_range(k) else {
                     return Ok(());
                 };
-                self.pos += 1;
-                self.expect('(', &format!("'(' after {k}"))?;
-                let p = self.name("a property name")?;
-                if object {
-                    self.out.object_properties.insert(p.clone());
-                } else {
-                    self.out.data_properties.insert(p.clone());
-                }
-                self.expect(')', "')'")?;
-                self.expect('=', "'='")?;
-                let pred = iri(&format!(
-                    "{RDFS}{}",
-                    if domain { "domain" } else { "range" }
-                ));
-                let node = if !object && !domain {
-                    let dt = match self.peek() {
-                        Some(Tok::Kw("DOUBLE")) => "double",
-                        Some(Tok::Kw("BOOLEAN")) => "boolean",
-                        Some(Tok::Kw("INTEGER")) => "int",
-                        _ => {
-                            return Err(self.err(format!(
-                                "expected DOUBLE, BOOLEAN or INTEGER, found {}",
-                                self.found()
-                            )));
-                        }
-                    };
-                    self.pos += 1;
-                    iri(&format!("{XSD}{dt}"))
-                } else {
-                    let c = self.concept()?;
-                    self.out.concept(&c)
-                };
-                self.out.triple(&iri(&p), &pred, &node);
+                self.domain_range_axiom(k, object, domain)?;
             }
             Some(Tok::Kw("NOT" | "NEG"))
                 if matches!(self.peek_at(1), Some(Tok::Name(..)))
@@ -600,56 +588,136 @@ impl Parser {
                 ));
             }
             Some(Tok::Name(..)) if self.peek_at(1) == Some(&Tok::P('(')) => {
-                let r = self.name("a class or role name")?;
+                self.named_assertion()?;
+            }
+            None => return Ok(()),
+            Some(_) => self.concept_statement()?,
+        }
+        self.expect('.', "'.' at the end of the statement")
+    }
+
+    /// `Transitive(r)`, `Functional(r)`, `Symmetric(r)`, `Inverse(r, s)`, `Subrole(r, s)`
+    /// without the final `.`; the keyword `k` is the current token.
+    fn role_axiom(&mut self, k: &str) -> Result<(), KbSyntaxError> {
+        self.pos += 2;
+        let r = self.name("a role name")?;
+        self.out.object_properties.insert(r.clone());
+        if matches!(k, "Inverse" | "Subrole") {
+            self.expect(',', "',' and a second role")?;
+            let s = self.name("a role name")?;
+            self.out.object_properties.insert(s.clone());
+            let p = if k == "Inverse" {
+                format!("{OWL}inverseOf")
+            } else {
+                format!("{RDFS}subPropertyOf")
+            };
+            self.out.triple(&iri(&r), &iri(&p), &iri(&s));
+        } else {
+            let class = format!("{OWL}{k}Property");
+            self.out
+                .triple(&iri(&r), &iri(&format!("{RDF}type")), &iri(&class));
+        }
+        self.expect(')', "')'")
+    }
+
+    /// `DOMAIN(p) = C`, `DPRANGE(d) = DOUBLE` and their spellings without the final `.`;
+    /// the keyword `k` is the current token.
+    fn domain_range_axiom(
+        &mut self,
+        k: &str,
+        object: bool,
+        domain: bool,
+    ) -> Result<(), KbSyntaxError> {
+        self.pos += 1;
+        self.expect('(', &format!("'(' after {k}"))?;
+        let p = self.name("a property name")?;
+        if object {
+            self.out.object_properties.insert(p.clone());
+        } else {
+            self.out.data_properties.insert(p.clone());
+        }
+        self.expect(')', "')'")?;
+        self.expect('=', "'='")?;
+        let pred = iri(&format!(
+            "{RDFS}{}",
+            if domain { "domain" } else { "range" }
+        ));
+        let node = if !object && !domain {
+            let dt = match self.peek() {
+                Some(Tok::Kw("DOUBLE")) => "double",
+                Some(Tok::Kw("BOOLEAN")) => "boolean",
+                Some(Tok::Kw("INTEGER")) => "int",
+                _ => {
+                    return Err(self.err(format!(
+                        "expected DOUBLE, BOOLEAN or INTEGER, found {}",
+                        self.found()
+                    )));
+                }
+            };
+            self.pos += 1;
+            iri(&format!("{XSD}{dt}"))
+        } else {
+            let c = self.concept()?;
+            self.out.concept(&c)
+        };
+        self.out.triple(&iri(&p), &pred, &node);
+        Ok(())
+    }
+
+    /// `A(a)` or `r(a, b)` of a name without the final `.`.
+    fn named_assertion(&mut self) -> Result<(), KbSyntaxError> {
+        let r = self.name("a class or role name")?;
+        self.pos += 1;
+        let a = self.name("an individual")?;
+        self.out.individuals.insert(a.clone());
+        if self.peek() == Some(&Tok::P(',')) {
+            self.pos += 1;
+            let b = self.name("an individual")?;
+            self.out.individuals.insert(b.clone());
+            self.out.object_properties.insert(r.clone());
+            self.out.triple(&iri(&a), &iri(&r), &iri(&b));
+        } else {
+            self.out.classes.insert(r.clone());
+            self.out
+                .triple(&iri(&a), &iri(&format!("{RDF}type")), &iri(&r));
+        }
+        self.expect(')', "')'")
+    }
+
+    /// A statement that starts with a concept: `C(a)`, `C = D` or `C SUB D`, without the
+    /// final `.`.
+    fn concept_statement(&mut self) -> Result<(), KbSyntaxError> {
+        let lhs = self.concept()?;
+        match self.peek() {
+            Some(Tok::P('(')) => {
                 self.pos += 1;
                 let a = self.name("an individual")?;
                 self.out.individuals.insert(a.clone());
-                if self.peek() == Some(&Tok::P(',')) {
-                    self.pos += 1;
-                    let b = self.name("an individual")?;
-                    self.out.individuals.insert(b.clone());
-                    self.out.object_properties.insert(r.clone());
-                    self.out.triple(&iri(&a), &iri(&r), &iri(&b));
-                } else {
-                    self.out.classes.insert(r.clone());
-                    self.out.triple(&iri(&a), &type_, &iri(&r));
-                }
                 self.expect(')', "')'")?;
+                let node = self.out.concept(&lhs);
+                self.out
+                    .triple(&iri(&a), &iri(&format!("{RDF}type")), &node);
             }
-            None => return Ok(()),
-            Some(_) => {
-                let lhs = self.concept()?;
-                match self.peek() {
-                    Some(Tok::P('(')) => {
-                        self.pos += 1;
-                        let a = self.name("an individual")?;
-                        self.out.individuals.insert(a.clone());
-                        self.expect(')', "')'")?;
-                        let node = self.out.concept(&lhs);
-                        self.out.triple(&iri(&a), &type_, &node);
-                    }
-                    Some(Tok::P('=')) => {
-                        self.pos += 1;
-                        let rhs = self.concept()?;
-                        self.equivalence(&lhs, &rhs);
-                    }
-                    Some(Tok::Kw("SUB" | "SUBCLASSOF" | "SUBCONCEPTOF")) => {
-                        self.pos += 1;
-                        let rhs = self.concept()?;
-                        let (l, r) = (self.out.concept(&lhs), self.out.concept(&rhs));
-                        self.out.triple(&l, &iri(&format!("{RDFS}subClassOf")), &r);
-                    }
-                    _ => {
-                        return Err(self.err(format!(
-                            "expected '(' and an individual, '=', or SUB after the concept, \
-                             found {}",
-                            self.found()
-                        )));
-                    }
-                }
+            Some(Tok::P('=')) => {
+                self.pos += 1;
+                let rhs = self.concept()?;
+                self.equivalence(&lhs, &rhs);
+            }
+            Some(Tok::Kw("SUB" | "SUBCLASSOF" | "SUBCONCEPTOF")) => {
+                self.pos += 1;
+                let rhs = self.concept()?;
+                let (l, r) = (self.out.concept(&lhs), self.out.concept(&rhs));
+                self.out.triple(&l, &iri(&format!("{RDFS}subClassOf")), &r);
+            }
+            _ => {
+                return Err(self.err(format!(
+                    "expected '(' and an individual, '=', or SUB after the concept, \
+                     found {}",
+                    self.found()
+                )));
             }
         }
-        self.expect('.', "'.' at the end of the statement")
+        Ok(())
     }
 
     /// `C = D`; `BOTTOM = (A AND B)` of two named classes is their disjointness.

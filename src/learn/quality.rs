@@ -6,10 +6,13 @@ use crate::eval::Confusion;
 
 /// F1 is Ontolearn's default and the issue's; accuracy is DL-Learner's.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum QualityMeasure {
+    /// F1 of the positives (Ontolearn's measure).
     #[default]
     F1,
+    /// Accuracy over positives and negatives (DL-Learner's default).
     Accuracy,
 }
 

@@ -31,13 +31,20 @@ use rayon::prelude::*;
 use crate::concept::{Concept, Iri, Literal, Role};
 
 /// Which semantics a caller wants membership under.
+/// (`--semantics` on the command line: the `help` texts below are its help.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum Semantics {
     /// Closed world over the data graph (the default): anything not derivable is false.
     #[default]
+    #[cfg_attr(feature = "cli", value(help = "Closed world over the data (default)"))]
     Closed,
     /// Three-valued, sound approximation of entailment (members are `T(C)`).
+    #[cfg_attr(
+        feature = "cli",
+        value(help = "Three-valued open world: provable members only")
+    )]
     Open,
 }
 

@@ -5,7 +5,7 @@
 //! per example.
 
 use anyhow::Context;
-use clap::{Args, ValueEnum};
+use clap::Args;
 use serde::Serialize;
 
 use super::LearnArgs;
@@ -52,7 +52,7 @@ fn operator(_: &LearnArgs) -> RhoOptions {
 }
 
 pub fn params(args: &LearnArgs) -> anyhow::Result<BoostParams> {
-    if Semantics::from(args.semantics) == Semantics::Open {
+    if args.semantics == Semantics::Open {
         // A degree is a sup over the known successors and values: under the open world
         // an absent value is unknown, not degree 0, so every degree would only be a lower
         // bound, and a vote of −1 for "not covered" would be unsound.
@@ -67,20 +67,10 @@ pub fn params(args: &LearnArgs) -> anyhow::Result<BoostParams> {
     let (b, w) = (&args.boost, &args.weak);
     let p = BoostParams {
         rounds: b.rounds,
-        tnorm: match w.tnorm {
-            TNormArg::Goedel => TNorm::Goedel,
-            TNormArg::Lukasiewicz => TNorm::Lukasiewicz,
-        },
-        alpha: match b.alpha_form {
-            AlphaFormArg::Error => AlphaForm::Error,
-            AlphaFormArg::Correlation => AlphaForm::Correlation,
-            AlphaFormArg::Confidence => AlphaForm::Confidence,
-        },
+        tnorm: w.tnorm,
+        alpha: b.alpha_form,
         fuzzy_sets: w.fuzzy_sets,
-        partition: match w.fuzzy_partition {
-            PartitionArg::EqualWidth => Partition::EqualWidth,
-            PartitionArg::CMeans => Partition::CMeans,
-        },
+        partition: w.fuzzy_partition,
         theta: w.theta,
         max_negative_share: w.max_negative_share,
         max_axioms: w.max_axioms.unwrap_or(if args.algorithm == WFOIL_DL.name {
@@ -261,7 +251,7 @@ pub struct BoostArgs {
     /// ½ ln(W₊/W₋) of their weights; error = α·t(WL) with α = ½ ln((1−ε)/ε) (the paper's),
     /// correlation = the same with α = ½ ln((1+r)/(1−r)).
     #[arg(long, value_enum, default_value_t)]
-    pub alpha_form: AlphaFormArg,
+    pub alpha_form: AlphaForm,
     /// owl-boost: inner stratified folds of the training examples that choose how many
     /// rounds to keep (0 = keep them all).
     #[arg(long, value_name = "K", default_value_t = 5)]
@@ -275,14 +265,14 @@ pub struct BoostArgs {
 pub struct WeakArgs {
     /// The t-norm of fuzzy conjunction.
     #[arg(long, value_enum, default_value_t)]
-    pub tnorm: TNormArg,
+    pub tnorm: TNorm,
     /// Fuzzy sets per numeric data property: 3, 5 or 7 (0: chosen among them by
     /// --validation-folds; 3 when that is 0).
     #[arg(long, value_name = "K", default_value_t = 0)]
     pub fuzzy_sets: usize,
     /// How numeric values are partitioned into fuzzy sets.
     #[arg(long, value_enum, default_value_t)]
-    pub fuzzy_partition: PartitionArg,
+    pub fuzzy_partition: Partition,
     /// θ: an axiom stops growing once its confidence reaches this.
     #[arg(long, value_name = "F", default_value_t = 0.7)]
     pub theta: f64,
@@ -308,30 +298,4 @@ pub struct WeakArgs {
     /// Leave out the "F or lower" / "F or higher" threshold sets of each fuzzy partition.
     #[arg(long)]
     pub no_threshold_sets: bool,
-}
-
-#[derive(Debug, Clone, Copy, ValueEnum, Default)]
-pub enum TNormArg {
-    /// min(a, b)
-    #[default]
-    Goedel,
-    /// max(0, a + b − 1)
-    Lukasiewicz,
-}
-
-#[derive(Debug, Clone, Copy, ValueEnum, Default)]
-pub enum AlphaFormArg {
-    Error,
-    Correlation,
-    #[default]
-    Confidence,
-}
-
-#[derive(Debug, Clone, Copy, ValueEnum, Default)]
-pub enum PartitionArg {
-    /// Equal-width triangles with shoulders.
-    #[default]
-    EqualWidth,
-    /// Triangles around fuzzy C-means centroids.
-    CMeans,
 }

@@ -3,14 +3,13 @@
 use anyhow::Context;
 use clap::Args;
 
-use super::super::options::QualityArg;
 use super::{LearnArgs, RhoArgs};
 use super::{LearnerEntry, SharedFlags, group};
 use crate::KnowledgeBase;
 use crate::concept::Concept;
+use crate::learn::Learner;
 use crate::learn::celoe::{Celoe, CeloeParams, ValidationSplit};
 use crate::learn::search::OeHeuristic;
-use crate::learn::{Learner, QualityMeasure};
 use crate::refine::rho::{Rho, RhoOptions};
 
 pub const ENTRY: LearnerEntry = LearnerEntry {
@@ -29,13 +28,6 @@ pub const ENTRY: LearnerEntry = LearnerEntry {
     build,
     extras: |_, _, _, _| Ok(serde_json::Map::new()),
 };
-
-pub fn quality_of(q: QualityArg) -> QualityMeasure {
-    match q {
-        QualityArg::F1 => QualityMeasure::F1,
-        QualityArg::Accuracy => QualityMeasure::Accuracy,
-    }
-}
 
 /// The full ρ language with the command line's switches (∃r.{a} is CELOE's alone: see its
 /// operator).
@@ -66,7 +58,7 @@ pub fn params(args: &LearnArgs, kb: &KnowledgeBase) -> anyhow::Result<CeloeParam
         None => Concept::Top,
     };
     let params = CeloeParams {
-        quality: quality_of(args.search.quality),
+        quality: args.search.quality,
         noise_percentage: c.noise.unwrap_or(100.0),
         max_depth: c.max_depth.unwrap_or(MAX_DEPTH),
         max_length: args.search.max_length,
@@ -80,7 +72,7 @@ pub fn params(args: &LearnArgs, kb: &KnowledgeBase) -> anyhow::Result<CeloeParam
         },
         stop_on_perfect: !s.keep_searching,
         minimize: !c.no_minimize,
-        semantics: args.semantics.into(),
+        semantics: args.semantics,
         validation: (!s.no_validation).then(|| ValidationSplit {
             rounds: usize::from(s.validation_rounds),
             ..ValidationSplit::default()

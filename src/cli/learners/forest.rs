@@ -7,8 +7,8 @@ use anyhow::Context;
 use clap::{Args, ValueEnum};
 
 use super::LearnArgs;
+use super::celoe::rho_options;
 use super::celoe::{CeloeArgs, SolutionArgs};
-use super::celoe::{quality_of, rho_options};
 use super::{LearnerEntry, SharedFlags, group};
 use crate::KnowledgeBase;
 use crate::learn::Learner;
@@ -64,7 +64,7 @@ pub fn params(args: &LearnArgs, kb: &KnowledgeBase) -> anyhow::Result<ForestPara
         },
     };
     let params = ForestParams {
-        quality: quality_of(args.search.quality),
+        quality: args.search.quality,
         // As CELOE: no noise constraint unless given, the optimistic bound prunes.
         noise_percentage: c.noise.unwrap_or(100.0),
         start_coverage: f.start_coverage,
@@ -78,7 +78,7 @@ pub fn params(args: &LearnArgs, kb: &KnowledgeBase) -> anyhow::Result<ForestPara
         heuristic,
         stop_on_perfect: !s.keep_searching,
         minimize: !c.no_minimize,
-        semantics: args.semantics.into(),
+        semantics: args.semantics,
         validation: (!s.no_validation).then(|| ValidationSplit {
             rounds: usize::from(s.validation_rounds),
             ..ValidationSplit::default()

@@ -29,7 +29,9 @@ use self::forest::ForestArgs;
 use self::multiclass::MulticlassArgs;
 use self::tbc::TbcArgs;
 use self::tdt::TreeArgs;
-use super::options::{KbArgs, QualityArg, SemanticsArg};
+use super::options::KbArgs;
+use crate::learn::QualityMeasure;
+use crate::oracle::Semantics;
 
 /// Builds the learner from the arguments (parameters validated) over the command's operator.
 pub type BuildFn =
@@ -401,7 +403,7 @@ pub struct SearchArgs {
     /// The measure solutions are ranked by: f1 (F1 of the positives, Ontolearn's measure) or
     /// accuracy (over positives and negatives, DL-Learner's default).
     #[arg(long, value_enum, default_value_t, hide_possible_values = true)]
-    pub quality: QualityArg,
+    pub quality: QualityMeasure,
     /// Longest class expression considered (CELOE: unbounded by default; TBC: 3).
     #[arg(long, value_name = "N")]
     pub max_length: Option<usize>,
@@ -472,7 +474,7 @@ pub struct LearnArgs {
     #[arg(long, default_value = "celoe", value_parser = algorithm_parser())]
     pub algorithm: String,
     #[arg(long, value_enum, default_value_t)]
-    pub semantics: SemanticsArg,
+    pub semantics: Semantics,
     /// One JSON document on stdout (an array over problems).
     #[arg(long)]
     pub json: bool,

@@ -4,7 +4,7 @@
 //! AUC-ROC on the training examples and (in `learn`) a probability per example.
 
 use anyhow::Context;
-use clap::{Args, ValueEnum};
+use clap::Args;
 use serde::Serialize;
 
 use super::LearnArgs;
@@ -13,7 +13,9 @@ use super::{LearnerEntry, SharedFlags, group};
 use crate::KnowledgeBase;
 use crate::eval::{auc_pr, auc_roc};
 
-use crate::learn::tbc::{FeatureSemantics, Tbc, TbcParams, TbcReport};
+use crate::learn::tbc::{
+    FeatureSemantics, Missing, Selection, Structure, Tbc, TbcParams, TbcReport,
+};
 use crate::learn::{Examples, FitResult, Learner};
 use crate::oracle::Semantics;
 use crate::refine::rho::{Rho, RhoOptions};
@@ -55,10 +57,10 @@ fn operator(args: &LearnArgs) -> RhoOptions {
 
 pub fn params(args: &LearnArgs) -> anyhow::Result<TbcParams> {
     let p = TbcParams {
-        structure: args.tbc.structure.into(),
-        missing: args.tbc.missing.into(),
-        selection: args.tbc.selection.into(),
-        semantics: match Semantics::from(args.semantics) {
+        structure: args.tbc.structure,
+        missing: args.tbc.missing,
+        selection: args.tbc.selection,
+        semantics: match args.semantics {
             Semantics::Open => FeatureSemantics::Open,
             Semantics::Closed => FeatureSemantics::Closed,
         },
@@ -164,13 +166,13 @@ fn extras(
 pub struct TbcArgs {
     /// Network shape.
     #[arg(long, value_enum, default_value_t)]
-    pub structure: StructureArg,
+    pub structure: Structure,
     /// Treatment of unknown memberships (sem needs tan; robust needs naive).
     #[arg(long, value_enum, default_value_t)]
-    pub missing: MissingArg,
+    pub missing: Missing,
     /// Feature selection: fs (forward) or ffsbe (forward selection, backward elimination).
     #[arg(long, value_enum, default_value_t)]
-    pub selection: SelectionArg,
+    pub selection: Selection,
     /// Candidates kept per level of the feature search.
     #[arg(long, value_name = "N", default_value_t = 5)]
     pub beam_width: usize,
@@ -191,63 +193,4 @@ pub struct TbcArgs {
     /// Most concepts the proposal run tests (and at most half of --max-tests/--max-runtime).
     #[arg(long, value_name = "N", default_value_t = 50_000)]
     pub proposal_tests: u64,
-}
-
-/// `--structure` of the terminological Bayesian classifiers.
-#[derive(Debug, Clone, Copy, ValueEnum, Default)]
-pub enum StructureArg {
-    #[default]
-    Naive,
-    Tan,
-}
-
-/// `--missing`: how unknown memberships are treated.
-#[derive(Debug, Clone, Copy, ValueEnum, Default)]
-pub enum MissingArg {
-    #[default]
-    Aca,
-    Em,
-    Sem,
-    Im2,
-    Im3,
-    Robust,
-}
-
-/// `--selection`: FS (forward selection) or FFSBE (forward selection, backward elimination).
-#[derive(Debug, Clone, Copy, ValueEnum, Default, PartialEq, Eq)]
-pub enum SelectionArg {
-    #[default]
-    Fs,
-    Ffsbe,
-}
-
-impl From<StructureArg> for crate::learn::tbc::Structure {
-    fn from(s: StructureArg) -> Self {
-        match s {
-            StructureArg::Naive => Self::Naive,
-            StructureArg::Tan => Self::Tan,
-        }
-    }
-}
-
-impl From<MissingArg> for crate::learn::tbc::Missing {
-    fn from(m: MissingArg) -> Self {
-        match m {
-            MissingArg::Aca => Self::Aca,
-            MissingArg::Em => Self::Em,
-            MissingArg::Sem => Self::Sem,
-            MissingArg::Im2 => Self::Im2,
-            MissingArg::Im3 => Self::Im3,
-            MissingArg::Robust => Self::Robust,
-        }
-    }
-}
-
-impl From<SelectionArg> for crate::learn::tbc::Selection {
-    fn from(s: SelectionArg) -> Self {
-        match s {
-            SelectionArg::Fs => Self::Fs,
-            SelectionArg::Ffsbe => Self::Ffsbe,
-        }
-    }
 }

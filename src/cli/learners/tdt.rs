@@ -67,7 +67,7 @@ pub fn params(args: &LearnArgs) -> anyhow::Result<TdtParams> {
         features: features(args),
         prune_folds: t.prune_folds,
         seed: t.tree_seed,
-        semantics: args.semantics.into(),
+        semantics: args.semantics,
     };
     params
         .validate()

@@ -51,7 +51,7 @@ pub fn params(args: &LearnArgs) -> anyhow::Result<TrfParams> {
         features: features(args),
         balance: !t.no_balance,
         seed: t.tree_seed,
-        semantics: args.semantics.into(),
+        semantics: args.semantics,
     };
     params
         .validate()

@@ -32,19 +32,23 @@ const EDGE: f64 = 1e-10;
 /// How a Real AdaBoost round votes (each updates the example weights by
 /// `w ← w · exp(−l(a) · vote(a)) / Z` with the real-valued vote).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum AlphaForm {
     /// `α = ½ ln((1 − ε) / ε)` from the weighted error ε = Σ w·δ(h(a), l(a)), δ = 1 when the
     /// signs disagree: the form the paper's equation uses (it defines ε and δ for α);
     /// the round votes `α·t(WL(a))`.
+    #[cfg_attr(feature = "cli", value(help = None::<&str>))]
     Error,
     /// Schapire–Singer's confidence-rated form `α = ½ ln((1 + r) / (1 − r))` with the
     /// weighted correlation r = Σ w·l(a)·h(a).
+    #[cfg_attr(feature = "cli", value(help = None::<&str>))]
     Correlation,
     /// Real AdaBoost's confidence-rated vote: the covered and the uncovered block each vote
     /// `½ ln(W₊/W₋)` of their weights (smoothed), so the round votes
     /// `c₋ + WL(a)·(c₊ − c₋)` (see the module docs). The default.
     #[default]
+    #[cfg_attr(feature = "cli", value(help = None::<&str>))]
     Confidence,
 }
 

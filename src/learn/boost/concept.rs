@@ -3,7 +3,8 @@
 //! property's values), conjunctions and existential restrictions with a fuzzy filler.
 //!
 //! Crisp parts stay [`Concept`]s so the oracle (and its cache) answers them as it answers
-//! CELOE; only what needs degrees is evaluated locally ([`super::degrees`]).
+//! CELOE; only what needs degrees is evaluated locally (by the `degrees` module, which
+//! reads these types).
 
 use std::fmt::Write as _;
 

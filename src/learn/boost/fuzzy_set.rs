@@ -95,12 +95,18 @@ impl FuzzySet {
 
 /// How a numeric property's values are partitioned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "kebab-case")]
 pub enum Partition {
     /// Equal-width partition of [min, max] (the paper's default, as in Foil-DL).
     #[default]
+    #[cfg_attr(feature = "cli", value(help = "Equal-width triangles with shoulders"))]
     EqualWidth,
     /// Triangles around the centroids of 1-D fuzzy C-means (fuzzifier 2).
+    #[cfg_attr(
+        feature = "cli",
+        value(help = "Triangles around fuzzy C-means centroids")
+    )]
     CMeans,
 }
 

@@ -4,12 +4,15 @@
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum TNorm {
     /// a ⊗ b = min(a, b): idempotent, so `C ⊓ C = C`.
     #[default]
+    #[cfg_attr(feature = "cli", value(help = "min(a, b)"))]
     Goedel,
     /// a ⊗ b = max(0, a + b − 1): conjuncts' shortfalls add up.
+    #[cfg_attr(feature = "cli", value(help = "max(0, a + b − 1)"))]
     Lukasiewicz,
 }
 

@@ -16,13 +16,19 @@ use crate::oracle::{IndividualId, IndividualSet, MembershipOracle, OracleError, 
 
 /// The projection of an unknown membership (neither `K ⊨ F(a)` nor `K ⊨ ¬F(a)`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum UnknownValue {
     /// ½, the paper's uniform prior.
     #[default]
+    #[cfg_attr(feature = "cli", value(help = "½ for an unknown membership"))]
     Uniform,
     /// The share of the training individuals provably in the feature (`|T(F)| / n`), the
     /// paper's estimate for densely populated ontologies.
+    #[cfg_attr(
+        feature = "cli",
+        value(help = "The feature's share of provable members among the clustered individuals")
+    )]
     Prior,
 }
 

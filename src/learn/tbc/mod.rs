@@ -33,7 +33,6 @@ mod arborescence;
 mod build;
 mod estimate;
 mod features;
-mod grid;
 mod inference;
 mod learner;
 mod model;
@@ -47,11 +46,17 @@ mod tan;
 
 pub use build::fit as fit_network;
 pub use features::{Dataset, Obs, Truth, arity, column, encode_column};
-pub use grid::{GridCell, paper_grid};
 pub use inference::posterior;
 pub use learner::{Tbc, TbcReport};
 pub(crate) use model::TbcModelLoader;
-pub use model::{Prediction, TbcModel};
+pub use model::{TbcModel, TbcPrediction};
+
+/// The old name of [`TbcPrediction`], which reads apart from the generic
+/// [`crate::learn::Prediction`].
+#[deprecated(
+    note = "renamed TbcPrediction (one name per thing: learn::Prediction is the generic one)"
+)]
+pub type Prediction = TbcPrediction;
 pub use network::{Intervals, Network, Shape};
 pub use params::{FeatureSemantics, Missing, Selection, Structure, TbcParams, semantics_of};
 pub use score::{Fitted, bic_penalty, conditional_log_likelihood};

@@ -40,7 +40,7 @@ pub struct TbcModel {
 /// One individual's prediction (the generic [`crate::learn::Prediction`] carries the same
 /// with the membership at probability ≥ ½).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Prediction {
+pub struct TbcPrediction {
     pub individual: IndividualId,
     /// `P(target | e)`; ROBUST: the midpoint of the interval.
     pub probability: f64,
@@ -69,7 +69,7 @@ impl TbcModel {
         &self,
         oracle: &dyn MembershipOracle,
         individuals: &IndividualSet,
-    ) -> Result<Vec<Prediction>, LearnError> {
+    ) -> Result<Vec<TbcPrediction>, LearnError> {
         self.predict_within(oracle, individuals, individuals)
     }
 
@@ -80,7 +80,7 @@ impl TbcModel {
         oracle: &dyn MembershipOracle,
         individuals: &IndividualSet,
         among: &IndividualSet,
-    ) -> Result<Vec<Prediction>, LearnError> {
+    ) -> Result<Vec<TbcPrediction>, LearnError> {
         let columns = self.feature_values(oracle, individuals, among)?;
         let encoded: Vec<Vec<features::Obs>> = columns
             .iter()
@@ -91,7 +91,7 @@ impl TbcModel {
             .enumerate()
             .map(|(n, id)| {
                 let row: Vec<features::Obs> = encoded.iter().map(|col| col[n]).collect();
-                Prediction {
+                TbcPrediction {
                     individual: id,
                     probability: self.fitted.probability(&row),
                     interval: self.fitted.interval(&row),

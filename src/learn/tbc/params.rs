@@ -8,45 +8,58 @@ use crate::oracle::Semantics;
 
 /// The network shape.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum Structure {
     /// Target → each feature.
     #[default]
+    #[cfg_attr(feature = "cli", value(help = None::<&str>))]
     Naive,
     /// Naive plus a directed tree among the features (maximum spanning arborescence).
+    #[cfg_attr(feature = "cli", value(help = None::<&str>))]
     Tan,
 }
 
 /// How unknown memberships (neither `K ⊨ F(a)` nor `K ⊨ ¬F(a)`) are treated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum Missing {
     /// Available-case analysis: each CPT counts only the cases where its family is observed
     /// (valid under MCAR).
     #[default]
+    #[cfg_attr(feature = "cli", value(help = None::<&str>))]
     Aca,
     /// Expectation–maximisation of the parameters from expected counts (MAR); with TAN the
     /// structure is the available-case one.
+    #[cfg_attr(feature = "cli", value(help = None::<&str>))]
     Em,
     /// Structural EM (TAN only): structure and parameters from expected counts.
+    #[cfg_attr(feature = "cli", value(help = None::<&str>))]
     Sem,
-    /// Three-valued features True/False/Unknown (informative missingness).
-    Im3,
     /// Two-valued features True vs Other (false or unknown).
+    #[cfg_attr(feature = "cli", value(help = None::<&str>))]
     Im2,
+    /// Three-valued features True/False/Unknown (informative missingness).
+    #[cfg_attr(feature = "cli", value(help = None::<&str>))]
+    Im3,
     /// Robust Bayesian estimation (naive only): interval CPTs from the counts including the
     /// unknown cases, posterior intervals, their midpoint for scoring and ranking.
+    #[cfg_attr(feature = "cli", value(help = None::<&str>))]
     Robust,
 }
 
 /// Feature selection strategy of Alg. 2 (FSBE with `max` removals per step).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum Selection {
     /// Forward selection: `max = 0`.
     #[default]
+    #[cfg_attr(feature = "cli", value(help = None::<&str>))]
     Fs,
     /// Fast forward selection / backward elimination: `max = 1`.
+    #[cfg_attr(feature = "cli", value(help = None::<&str>))]
     Ffsbe,
 }
 

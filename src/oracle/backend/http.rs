@@ -45,15 +45,25 @@ use super::rewrite::without_nested_exists;
 use super::{Auth, Capabilities, SolutionTable, SparqlBackend};
 use crate::oracle::{BudgetExhausted, OracleError};
 
-/// How the query is sent.
+/// How the query is sent (`--method form|get|direct` on the command line).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum QueryMethod {
     /// `POST` with `application/x-www-form-urlencoded` (`query=…`): works everywhere.
     #[default]
+    #[cfg_attr(
+        feature = "cli",
+        value(name = "form", help = "Form-encoded POST (works everywhere)")
+    )]
     FormPost,
     /// `GET ?query=…` (URLs over ~8–10 KB fail on common servers).
+    #[cfg_attr(feature = "cli", value(help = "GET with the query in the URL"))]
     Get,
     /// `POST` with `application/sparql-query` (hangs Virtuoso 7).
+    #[cfg_attr(
+        feature = "cli",
+        value(name = "direct", help = "POST with an application/sparql-query body")
+    )]
     DirectPost,
 }
 

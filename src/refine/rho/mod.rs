@@ -58,7 +58,7 @@ mod cache;
 mod options;
 mod poset;
 mod rules;
-mod splits;
+mod split_points;
 mod top;
 mod view;
 
@@ -74,7 +74,7 @@ use crate::oracle::Signature;
 use super::Refinement;
 
 pub use options::RhoOptions;
-pub use splits::numeric_split_points;
+pub use split_points::numeric_split_points;
 
 use cache::PerContext;
 use view::{Ctx, SigView};

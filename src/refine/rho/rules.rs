@@ -2,10 +2,10 @@
 
 use std::collections::BTreeSet;
 
-use crate::concept::{Bound, Concept, DataRange, Role, length, normalize};
+use crate::concept::{Bound, Concept, DataRange, Iri, Role, length, normalize};
 
 use super::Rho;
-use super::splits::{next_above, next_below};
+use super::split_points::{next_above, next_below};
 use super::view::Ctx;
 
 impl Rho {
@@ -40,61 +40,10 @@ impl Rho {
                 }
             }
             Concept::And(ops) | Concept::Or(ops) => {
-                let is_and = matches!(c, Concept::And(_));
-                let total = length(c);
-                for (i, op) in ops.iter().enumerate() {
-                    // The rest of the expression keeps its length; op may grow into the slack.
-                    let budget = (max_len + length(op)).saturating_sub(total);
-                    for d in self.refine_in(op, ctx, budget) {
-                        let mut next = ops.clone();
-                        next[i] = d;
-                        out.push(if is_and {
-                            Concept::And(next)
-                        } else {
-                            Concept::Or(next)
-                        });
-                    }
-                }
+                self.operand_rules(c, ops, ctx, max_len, &mut out);
             }
-            Concept::Some { role, filler } => {
-                let budget = max_len.saturating_sub(1 + role_len(role));
-                for e in self.refine_in(filler, &self.range_ctx(role), budget) {
-                    out.push(Concept::some(role.clone(), e));
-                }
-                for s in v.sub_roles(role) {
-                    out.push(Concept::some(s, (**filler).clone()));
-                }
-                if self.options.use_cardinality && self.max_fillers(role) >= 2 {
-                    out.push(Concept::min(2, role.clone(), (**filler).clone()));
-                }
-                if self.options.use_has_value && !role.inverse && **filler == Concept::Top {
-                    for a in self.has_value.get(&role.property).into_iter().flatten() {
-                        out.push(Concept::HasValue {
-                            role: role.clone(),
-                            individual: a.clone(),
-                        });
-                    }
-                }
-            }
-            Concept::Only { role, filler } => {
-                // ∀ is antitone in the role: a super-role has more successors to satisfy D.
-                for s in v.super_roles(role) {
-                    out.push(Concept::only(s, (**filler).clone()));
-                }
-                if **filler == Concept::Bottom {
-                    return out;
-                }
-                let budget = max_len.saturating_sub(1 + role_len(role));
-                for e in self.refine_in(filler, &self.range_ctx(role), budget) {
-                    out.push(Concept::only(role.clone(), e));
-                }
-                // The paper's condition: D is a class with no subclasses.
-                if let Concept::Class(a) = &**filler
-                    && v.classes.direct_down(a).next().is_none()
-                {
-                    out.push(Concept::only(role.clone(), Concept::Bottom));
-                }
-            }
+            Concept::Some { role, filler } => self.some_rules(role, filler, max_len, &mut out),
+            Concept::Only { role, filler } => self.only_rules(role, filler, max_len, &mut out),
             Concept::Min { n, role, filler } => {
                 let budget = max_len.saturating_sub(2 + role_len(role));
                 for e in self.refine_in(filler, &self.range_ctx(role), budget) {
@@ -116,31 +65,103 @@ impl Rho {
             Concept::Data {
                 property,
                 range: DataRange::Numeric { datatype, min, max },
-            } => {
-                let splits = self.splits.get(property).map(Vec::as_slice).unwrap_or(&[]);
-                let moved = match (min, max) {
-                    (Some(b), None) => {
-                        next_above(splits, b.value).map(|v| (Some(with(b, v)), None))
-                    }
-                    (None, Some(b)) => {
-                        next_below(splits, b.value).map(|v| (None, Some(with(b, v))))
-                    }
-                    _ => None,
-                };
-                if let Some((min, max)) = moved {
-                    out.push(Concept::Data {
-                        property: property.clone(),
-                        range: DataRange::Numeric {
-                            datatype: datatype.clone(),
-                            min,
-                            max,
-                        },
-                    });
-                }
-            }
+            } => out.extend(self.numeric_rule(property, datatype, min, max)),
             _ => {}
         }
         out
+    }
+
+    /// `c` = `⊓ ops` or `⊔ ops`: one operand refined at a time, the others kept.
+    fn operand_rules(
+        &self,
+        c: &Concept,
+        ops: &[Concept],
+        ctx: &Ctx,
+        max_len: usize,
+        out: &mut Vec<Concept>,
+    ) {
+        let is_and = matches!(c, Concept::And(_));
+        let total = length(c);
+        for (i, op) in ops.iter().enumerate() {
+            // The rest of the expression keeps its length; op may grow into the slack.
+            let budget = (max_len + length(op)).saturating_sub(total);
+            for d in self.refine_in(op, ctx, budget) {
+                let mut next = ops.to_vec();
+                next[i] = d;
+                out.push(if is_and {
+                    Concept::And(next)
+                } else {
+                    Concept::Or(next)
+                });
+            }
+        }
+    }
+
+    /// `∃r.D`: the filler refined, a sub-role, `≥2 r.D`, `∃r.{a}` for `D = ⊤`.
+    fn some_rules(&self, role: &Role, filler: &Concept, max_len: usize, out: &mut Vec<Concept>) {
+        let budget = max_len.saturating_sub(1 + role_len(role));
+        for e in self.refine_in(filler, &self.range_ctx(role), budget) {
+            out.push(Concept::some(role.clone(), e));
+        }
+        for s in self.view.sub_roles(role) {
+            out.push(Concept::some(s, filler.clone()));
+        }
+        if self.options.use_cardinality && self.max_fillers(role) >= 2 {
+            out.push(Concept::min(2, role.clone(), filler.clone()));
+        }
+        if self.options.use_has_value && !role.inverse && *filler == Concept::Top {
+            for a in self.has_value.get(&role.property).into_iter().flatten() {
+                out.push(Concept::HasValue {
+                    role: role.clone(),
+                    individual: a.clone(),
+                });
+            }
+        }
+    }
+
+    /// `∀r.D`: a super-role, the filler refined, `∀r.⊥` when D is a leaf class.
+    fn only_rules(&self, role: &Role, filler: &Concept, max_len: usize, out: &mut Vec<Concept>) {
+        // ∀ is antitone in the role: a super-role has more successors to satisfy D.
+        for s in self.view.super_roles(role) {
+            out.push(Concept::only(s, filler.clone()));
+        }
+        if *filler == Concept::Bottom {
+            return;
+        }
+        let budget = max_len.saturating_sub(1 + role_len(role));
+        for e in self.refine_in(filler, &self.range_ctx(role), budget) {
+            out.push(Concept::only(role.clone(), e));
+        }
+        // The paper's condition: D is a class with no subclasses.
+        if let Concept::Class(a) = filler
+            && self.view.classes.direct_down(a).next().is_none()
+        {
+            out.push(Concept::only(role.clone(), Concept::Bottom));
+        }
+    }
+
+    /// A one-sided numeric bound moved to the next split value past it.
+    fn numeric_rule(
+        &self,
+        property: &Iri,
+        datatype: &Iri,
+        min: &Option<Bound>,
+        max: &Option<Bound>,
+    ) -> Option<Concept> {
+        let splits = self.splits.get(property).map(Vec::as_slice).unwrap_or(&[]);
+        let (min, max) = match (min, max) {
+            (Some(b), None) => next_above(splits, b.value).map(|v| (Some(with(b, v)), None)),
+            (None, Some(b)) => next_below(splits, b.value).map(|v| (None, Some(with(b, v)))),
+            _ => None,
+        }?;
+        Some(Concept::Data {
+            property: property.clone(),
+            range: DataRange::Numeric {
+                datatype: datatype.clone(),
+                min,
+                max,
+            },
+        })
     }
 
     /// `c ⊓ D` for D ∈ ρ(⊤) in c's context (the context plus c's named classes), except for

@@ -1,10 +1,10 @@
 //! The configuration grid of the paper's Table 2 (methods × selection strategies). The
 //! cross-validation that runs each cell is the learner-generic
-//! [`crate::learn::experiment::cross_validate`].
+//! `oxilearn::learn::experiment::cross_validate`.
 
 use serde::Serialize;
 
-use super::params::{Missing, Selection, Structure, TbcParams};
+use oxilearn::learn::tbc::{Missing, Selection, Structure, TbcParams};
 
 /// One configuration of the grid, named as in the paper (ACA, EM, IM2, IM3, ROBUST for
 /// naive; TACA, SEM, TIM2, TIM3 for TAN), with its selection strategy.
@@ -53,4 +53,32 @@ pub fn paper_grid() -> Vec<GridCell> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_grid_is_nine_methods_times_two_selections() {
+        let grid = paper_grid();
+        assert_eq!(grid.len(), 18);
+        for selection in [Selection::Fs, Selection::Ffsbe] {
+            let names: Vec<&str> = grid
+                .iter()
+                .filter(|c| c.selection == selection)
+                .map(|c| c.name.as_str())
+                .collect();
+            assert_eq!(
+                names,
+                [
+                    "ACA", "EM", "IM3", "IM2", "ROBUST", "TACA", "SEM", "TIM3", "TIM2"
+                ]
+            );
+        }
+        let base = TbcParams::default();
+        let tim2 = grid.iter().find(|c| c.name == "TIM2").expect("TIM2");
+        let p = tim2.params(&base);
+        assert_eq!((p.structure, p.missing), (Structure::Tan, Missing::Im2));
+    }
 }
