@@ -16,8 +16,7 @@ use super::learners::LearnArgs;
 use super::learners::multiclass::params;
 use super::progress::SearchProgress;
 use crate::KnowledgeBase;
-use crate::eval::Summary;
-use crate::learn::multiclass::folds::stratified_class_folds;
+use crate::eval::{FoldError, Summary, stratified_deal};
 use crate::learn::multiclass::measures::{Outcome, Scores, score};
 use crate::learn::multiclass::{Combine, MultiClass, MultiClassModel, RulesRun};
 use crate::learn::{Model, RunStats, TrainingSet, document};
@@ -398,8 +397,15 @@ pub fn cross_validate(
     let prep = open(args, problem, None)?;
     let examples = labelled(&prep.kb, problem)?;
     let labels: Vec<usize> = examples.iter().map(|e| e.1).collect();
-    let folds = stratified_class_folds(&labels, problem.classes.len(), k, seed)
-        .with_context(|| format!("problem {}", problem.name))?;
+    let folds = if labels.len() < k {
+        Err(FoldError::TooFewItems {
+            folds: k,
+            items: labels.len(),
+        })
+    } else {
+        stratified_deal(&labels, k, seed)
+    }
+    .with_context(|| format!("problem {}", problem.name))?;
     let universe = prep.kb.signature().individual_count();
     let all = IndividualSet::from_ids(universe, examples.iter().map(|e| e.0));
     let mut out = ProblemCv {
