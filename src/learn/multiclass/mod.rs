@@ -11,6 +11,7 @@
 pub mod chi2;
 pub mod combine;
 pub mod covering;
+pub mod experiment;
 pub mod ignore;
 pub mod measures;
 pub mod model;
