@@ -108,6 +108,7 @@ fn bench_backend(
 }
 
 pub fn run(mut args: BenchLearnArgs) -> anyhow::Result<()> {
+    super::held_out::refuse_unused("bench learn", &args.learn)?;
     let problems = load_selected(&args.learn.problems, &args.learn.problem)?;
     super::conf_defaults::apply(&mut args.learn, &problems);
     let mut rows = Vec::new();

@@ -8,8 +8,9 @@ use anyhow::bail;
 use serde::Serialize;
 
 use super::args::BenchMulticlassArgs;
-use super::multiclass::{CvSummary, cross_validate, handles, load, summarize};
+use super::learners::multiclass::{cross_validate, handles, load};
 use crate::learn::multiclass::Combine;
+use crate::learn::multiclass::experiment::{CvSummary, summarize};
 
 #[derive(Serialize)]
 struct MethodRow {

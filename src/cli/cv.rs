@@ -298,9 +298,9 @@ pub fn run(args: CvArgs) -> anyhow::Result<()> {
         anyhow::bail!("cv holds out its own folds; --test is for learn");
     }
     // Multi-class problems: folds stratified per class, multi-class measures.
-    if super::multiclass::handles(&args.learn) {
+    if super::learners::multiclass::handles(&args.learn) {
         super::learners::entry_for(&args.learn)?;
-        return super::multiclass::cv(&args.learn, args.folds, args.seed);
+        return super::learners::multiclass::cv(&args.learn, args.folds, args.seed);
     }
     let problems = load_selected(&args.learn.problems, &args.learn.problem)?;
     // A .conf file's learner settings apply to each learner of the list in turn.

@@ -9,9 +9,9 @@ use anyhow::{Context, bail};
 use serde::Serialize;
 
 use super::args::EvaluateArgs;
-use super::multiclass::{labelled, outcomes};
 use super::{kb_source, model_file, print_json_one_or_many};
 use crate::learn::multiclass::MultiClassModel;
+use crate::learn::multiclass::experiment::{labelled, outcomes};
 use crate::learn::multiclass::measures::{Scores, score};
 use crate::learn::semantics_name;
 use crate::oracle::{IndividualSet, Semantics};
@@ -89,12 +89,12 @@ pub fn run(args: &EvaluateArgs, path: &Path) -> anyhow::Result<()> {
     }
     let mut results = Vec::new();
     for p in &problems {
-        let examples = labelled(&kb, p)?;
+        let examples = labelled(kb.signature(), p)?;
         let set = IndividualSet::from_ids(
             kb.signature().individual_count(),
             examples.iter().map(|e| e.0),
         );
-        let outcomes = outcomes(&kb, &model, &examples, &set)?;
+        let outcomes = outcomes(kb.oracle(), &model, &examples, &set)?;
         results.push(result(p, &model, score(model.classes(), &outcomes)));
     }
     if args.json {

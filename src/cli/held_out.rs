@@ -14,6 +14,28 @@ use crate::eval::{Confusion, auc_pr, auc_roc};
 use crate::learn::{Examples, Model};
 use crate::problem::{LearningProblem, load_multiclass};
 
+/// Refuses the learner options that `command` (e.g. `bench learn`) parses with the shared
+/// learner flags but has no use for, so that none is silently ignored.
+pub fn refuse_unused(command: &str, args: &super::learners::LearnArgs) -> anyhow::Result<()> {
+    let set: Vec<&str> = [
+        ("--test", args.test_file.is_some()),
+        ("--label-column", args.label_column.is_some()),
+        ("--report", args.report.is_some()),
+        ("--save-model", args.save_model.is_some()),
+    ]
+    .into_iter()
+    .filter_map(|(flag, given)| given.then_some(flag))
+    .collect();
+    if !set.is_empty() {
+        bail!(
+            "{command} does not take {}: it measures learning runs on --problems (use `learn` \
+             to score a model on held-out examples, write a report or save a model)",
+            set.join(", ")
+        );
+    }
+    Ok(())
+}
+
 /// The held-out problem of each training problem, in their order.
 pub fn test_problems(
     path: &Path,

@@ -114,9 +114,9 @@ pub(super) fn learn_one(
 
 pub fn run(mut args: LearnArgs) -> anyhow::Result<()> {
     // Multi-class problems are not positive/negative ones: their own pipeline.
-    if super::multiclass::handles(&args) {
+    if super::learners::multiclass::handles(&args) {
         super::learners::entry_for(&args)?;
-        return super::multiclass::learn(args);
+        return super::learners::multiclass::learn(args);
     }
     let mut problems = describe_class::load(&args)?;
     super::conf_defaults::apply(&mut args, &problems);

@@ -32,7 +32,6 @@ mod learn;
 mod learner;
 mod learners;
 mod model_file;
-mod multiclass;
 mod options;
 mod predict;
 mod problems;

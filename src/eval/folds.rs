@@ -1,4 +1,4 @@
-//! Stratified k-fold splits and the mean ± sd summaries of cross-validation.
+//! Stratified k-fold splits (one deal, [`stratified_deal`], for every split in the crate) and the mean ± sd summaries of cross-validation.
 
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -30,11 +30,51 @@ pub enum FoldError {
         positives: usize,
         negatives: usize,
     },
+    #[error("{folds} folds need at least {folds} examples; there are {items}")]
+    TooFewItems { folds: usize, items: usize },
 }
 
-/// Splits positives and negatives separately into `k` folds of near-equal size (each class
-/// shuffled with `seed`, then dealt round-robin), so every fold keeps the class ratio.
-/// The same inputs and seed give the same folds.
+/// The one stratified deal behind every fold split of the crate (cross-validation of
+/// binary and multi-class problems, CELOE's validation split, boosting's and the decision
+/// tree's inner folds): the items of each class (`labels[i]` is item `i`'s class), in index
+/// order, are shuffled with one generator seeded by `seed`, class 0 first, then dealt
+/// round-robin over `k` folds, the deal continuing from class to class. Every fold so keeps
+/// the class proportions (a class's share of a fold differs by at most one from another
+/// fold's) and fold sizes differ by at most one. Returns each fold's items, sorted. The
+/// same labels and seed give the same folds; with fewer items than folds some are empty
+/// (callers that need every fold to test something check sizes first).
+pub fn stratified_deal(
+    labels: &[usize],
+    k: usize,
+    seed: u64,
+) -> Result<Vec<Vec<usize>>, FoldError> {
+    if k < 2 {
+        return Err(FoldError::TooFewFolds(k));
+    }
+    let classes = labels.iter().copied().max().map_or(0, |m| m + 1);
+    let mut members = vec![Vec::new(); classes];
+    for (i, &c) in labels.iter().enumerate() {
+        members[c].push(i);
+    }
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut folds = vec![Vec::new(); k];
+    let mut next = 0;
+    for mut class in members {
+        class.shuffle(&mut rng);
+        for i in class {
+            folds[next % k].push(i);
+            next += 1;
+        }
+    }
+    for f in &mut folds {
+        f.sort_unstable();
+    }
+    Ok(folds)
+}
+
+/// [`stratified_deal`] of a binary problem (positives class 0, negatives class 1, each
+/// in individual order), as sets. Each class needs at least `k` examples so that every
+/// fold tests both.
 pub fn stratified_folds(
     positives: &IndividualSet,
     negatives: &IndividualSet,
@@ -51,23 +91,24 @@ pub fn stratified_folds(
             negatives: negatives.len(),
         });
     }
-    let mut rng = StdRng::seed_from_u64(seed);
     let universe = positives.universe();
-    let deal = |set: &IndividualSet, rng: &mut StdRng| -> Vec<Vec<IndividualId>> {
-        let mut ids: Vec<IndividualId> = set.iter().collect();
-        ids.shuffle(rng);
-        let mut parts = vec![Vec::new(); k];
-        for (i, id) in ids.into_iter().enumerate() {
-            parts[i % k].push(id);
-        }
-        parts
-    };
-    let pos_parts = deal(positives, &mut rng);
-    let neg_parts = deal(negatives, &mut rng);
-    Ok((0..k)
-        .map(|i| {
-            let test_positives = IndividualSet::from_ids(universe, pos_parts[i].iter().copied());
-            let test_negatives = IndividualSet::from_ids(universe, neg_parts[i].iter().copied());
+    let ids: Vec<(IndividualId, usize)> = positives
+        .iter()
+        .map(|id| (id, 0))
+        .chain(negatives.iter().map(|id| (id, 1)))
+        .collect();
+    let labels: Vec<usize> = ids.iter().map(|&(_, c)| c).collect();
+    let deal = stratified_deal(&labels, k, seed)?;
+    Ok(deal
+        .iter()
+        .map(|fold| {
+            let of_class = |c: usize| {
+                IndividualSet::from_ids(
+                    universe,
+                    fold.iter().filter(|&&i| ids[i].1 == c).map(|&i| ids[i].0),
+                )
+            };
+            let (test_positives, test_negatives) = (of_class(0), of_class(1));
             Fold {
                 train_positives: positives.difference(&test_positives),
                 train_negatives: negatives.difference(&test_negatives),
@@ -147,6 +188,52 @@ mod tests {
             stratified_folds(&set(9, 0..2), &set(9, 2..9), 1, 1),
             Err(FoldError::TooFewFolds(1))
         );
+    }
+
+    /// 12 of class 0, 6 of class 1, 3 of class 2 over 3 folds: 4, 2, 1 of each per fold.
+    #[test]
+    fn the_deal_partitions_the_items_and_keeps_class_proportions() {
+        let labels: Vec<usize> = (0..21)
+            .map(|i| usize::from(i >= 12) + usize::from(i >= 18))
+            .collect();
+        let folds = stratified_deal(&labels, 3, 5).unwrap();
+        let mut all: Vec<usize> = folds.concat();
+        all.sort_unstable();
+        assert_eq!(all, (0..21).collect::<Vec<_>>());
+        for f in &folds {
+            let count = |c| f.iter().filter(|&&i| labels[i] == c).count();
+            assert_eq!((f.len(), count(0), count(1), count(2)), (7, 4, 2, 1));
+            assert!(f.windows(2).all(|w| w[0] < w[1]), "sorted");
+        }
+        assert_eq!(folds, stratified_deal(&labels, 3, 5).unwrap());
+        assert_ne!(folds, stratified_deal(&labels, 3, 6).unwrap());
+        assert_eq!(
+            stratified_deal(&labels, 1, 5),
+            Err(FoldError::TooFewFolds(1))
+        );
+        let sizes: Vec<usize> = stratified_deal(&labels[..2], 3, 5)
+            .unwrap()
+            .iter()
+            .map(Vec::len)
+            .collect();
+        assert_eq!(
+            sizes,
+            vec![1, 1, 0],
+            "fewer items than folds: the last is empty"
+        );
+    }
+
+    /// The deal continues from class to class: with 4 positives and 4 negatives over 3
+    /// folds the sizes are 3, 3, 2 (not 4, 2, 2 as when each class is dealt from fold 0).
+    #[test]
+    fn fold_sizes_differ_by_at_most_one() {
+        let folds = stratified_folds(&set(8, 0..4), &set(8, 4..8), 3, 2).unwrap();
+        let mut sizes: Vec<usize> = folds
+            .iter()
+            .map(|f| f.test_positives.len() + f.test_negatives.len())
+            .collect();
+        sizes.sort_unstable();
+        assert_eq!(sizes, vec![2, 3, 3]);
     }
 
     #[test]

@@ -5,6 +5,6 @@ mod folds;
 mod metrics;
 mod ranking;
 
-pub use folds::{Fold, FoldError, Summary, stratified_folds};
-pub use metrics::Confusion;
+pub use folds::{Fold, FoldError, Summary, stratified_deal, stratified_folds};
+pub use metrics::{Confusion, ConfusionMatrix};
 pub use ranking::{auc_pr, auc_roc};

@@ -145,6 +145,33 @@ fn tbc_models_save_and_predict_probabilities() {
     let _ = std::fs::remove_file(&model);
 }
 
+/// `bench learn` parses the learner flags but neither scores a test file, writes a report
+/// nor saves a model: it says so rather than ignoring them.
+#[test]
+fn bench_learn_refuses_the_options_it_has_no_use_for() {
+    let base = [
+        "bench",
+        "learn",
+        "--kb",
+        FAMILY,
+        "--problems",
+        PROBLEMS,
+        "--quiet",
+    ];
+    for extra in [
+        &["--test", PROBLEMS][..],
+        &["--report", "x.html"],
+        &["--label-column", "class"],
+        &["--save-model", "m.json"],
+    ] {
+        let e = fails_with(&[&base[..], extra].concat());
+        assert!(
+            e.contains(&format!("bench learn does not take {}", extra[0])),
+            "{e}"
+        );
+    }
+}
+
 #[test]
 fn bench_learn_runs_the_chosen_learner() {
     let v = json(&[

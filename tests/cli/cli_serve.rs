@@ -370,6 +370,20 @@ fn learning_through_the_endpoint_finds_what_embedded_learning_finds() {
     );
     assert_eq!(status, 400);
     assert!(text.contains("\"kb\""), "{text}");
+    // Options learn takes but /learn has no use for are refused, never ignored.
+    for (key, value) in [
+        ("test", "t.json"),
+        ("report", "r.html"),
+        ("label-column", "class"),
+    ] {
+        let body = serde_json::json!({"problems": [], "options": {key: value}});
+        let (status, text) = server.request("POST", "/learn", &[], body.to_string().as_bytes());
+        assert_eq!(status, 400, "{key}: {text}");
+        assert!(
+            text.contains(&format!("option \"{key}\" cannot be set")),
+            "{text}"
+        );
+    }
     let (code, stderr) = server.stop_with(libc::SIGTERM);
     assert_eq!(code, Some(0), "{stderr}");
     assert!(stderr.contains("oxilearn serve: stopped"), "{stderr}");

@@ -45,6 +45,22 @@ const REFUSED: &[&str] = &[
     "quiet",
 ];
 
+/// `learn` options a request may not set either, with the reason.
+const REFUSED_HERE: &[(&str, &str)] = &[
+    (
+        "test",
+        "held-out examples are scored by POST /predict on the learned model, or by `learn --test`",
+    ),
+    (
+        "label-column",
+        "the request's problems are JSON, not a labelled TSV",
+    ),
+    (
+        "report",
+        "the server writes no files; `oxilearn report` renders the answer's JSON",
+    ),
+];
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct LearnRequest {
@@ -88,6 +104,11 @@ fn learn_args(request: &LearnRequest, max_runtime: f64) -> Result<LearnArgs, Api
         "(request)".to_owned(),
     ];
     for (key, value) in &request.options {
+        if let Some((_, why)) = REFUSED_HERE.iter().find(|(k, _)| k == key) {
+            return Err(ApiError::bad_request(format!(
+                "option {key:?} cannot be set on /learn: {why}"
+            )));
+        }
         if REFUSED.contains(&key.as_str()) {
             return Err(ApiError::bad_request(format!(
                 "option {key:?} cannot be set on /learn (the KB is the served one; the answer \

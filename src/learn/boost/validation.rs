@@ -8,33 +8,21 @@
 //! the counts summed, so that the choice does not hang on one split of a small training
 //! set (held-out counts of neighbouring round numbers differ by a few examples).
 
-use rand::SeedableRng;
-use rand::rngs::StdRng;
-use rand::seq::SliceRandom;
-
 use super::model::Round;
+use crate::eval::stratified_deal;
 
 /// How many times the inner folds are dealt.
 pub const REPEATS: u64 = 3;
 
-/// Row indices dealt into `k` stratified parts (each class shuffled with the fixed seed of
-/// repetition `seed`, then dealt round-robin); `None` when a class has fewer than `k` rows.
+/// Row indices dealt into `k` stratified parts by [`stratified_deal`] (positives class 0,
+/// seeded by repetition `seed`); `None` when a class has fewer than `k` rows.
 pub fn inner_folds(labels: &[f64], k: usize, seed: u64) -> Option<Vec<Vec<usize>>> {
-    let mut rng = StdRng::seed_from_u64(0x0b005 + seed);
-    let mut parts = vec![Vec::new(); k];
-    for positive in [true, false] {
-        let mut rows: Vec<usize> = (0..labels.len())
-            .filter(|&i| (labels[i] > 0.0) == positive)
-            .collect();
-        if rows.len() < k {
-            return None;
-        }
-        rows.shuffle(&mut rng);
-        for (j, r) in rows.into_iter().enumerate() {
-            parts[j % k].push(r);
-        }
+    let classes: Vec<usize> = labels.iter().map(|&l| usize::from(l <= 0.0)).collect();
+    let positives = classes.iter().filter(|&&c| c == 0).count();
+    if positives < k || classes.len() - positives < k {
+        return None;
     }
-    Some(parts)
+    stratified_deal(&classes, k, 0x0b005 + seed).ok()
 }
 
 /// Per prefix length T = 1..=`max_rounds`, how many of `held_out` the first T rounds

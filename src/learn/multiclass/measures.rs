@@ -22,12 +22,8 @@ pub struct Outcome {
     pub by: DecidedBy,
 }
 
-/// The confusion matrix: `matrix[actual][predicted]`.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct ConfusionMatrix {
-    pub classes: Vec<String>,
-    pub matrix: Vec<Vec<usize>>,
-}
+/// The confusion matrix, `matrix[actual][predicted]` (the crate's one, in [`crate::eval`]).
+pub use crate::eval::ConfusionMatrix;
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Scores {
@@ -47,12 +43,12 @@ pub struct Scores {
 pub fn score(classes: &[String], outcomes: &[Outcome]) -> Scores {
     let k = classes.len();
     let n = outcomes.len();
-    let mut matrix = vec![vec![0usize; k]; k];
+    let mut confusion = ConfusionMatrix::new(classes);
     for o in outcomes {
-        matrix[o.truth][o.predicted] += 1;
+        confusion.count(o.truth, o.predicted);
     }
     let ratio = |a: usize, b: usize| if b == 0 { 0.0 } else { a as f64 / b as f64 };
-    let correct: usize = (0..k).map(|i| matrix[i][i]).sum();
+    let correct = confusion.correct();
     let mut binary_correct = 0usize;
     let mut binary_tp = 0usize;
     for o in outcomes {
@@ -98,10 +94,7 @@ pub fn score(classes: &[String], outcomes: &[Outcome]) -> Scores {
                 .count(),
             n,
         ),
-        confusion: ConfusionMatrix {
-            classes: classes.to_vec(),
-            matrix,
-        },
+        confusion,
     }
 }
 

@@ -5,13 +5,13 @@
 //! (intersection of the firing rules' training coverage) and MRSU (union), and CN2's
 //! summed coverages as the baseline. [`measures`] holds the multi-class measures (accuracy,
 //! the misleading multi-model accuracy of the binary theories, average positive recall,
-//! one-vs-rest AUC weighted by the class prior) and [`folds`] the per-class stratified
-//! folds.
+//! one-vs-rest AUC weighted by the class prior); cross-validation deals its folds with
+//! [`crate::eval::stratified_deal`].
 
 pub mod chi2;
 pub mod combine;
 pub mod covering;
-pub mod folds;
+pub mod experiment;
 pub mod ignore;
 pub mod measures;
 pub mod model;

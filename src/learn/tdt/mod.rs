@@ -37,6 +37,7 @@ pub use tree::{Node, Tree, argmax, distribution};
 
 use serde::Serialize;
 
+use crate::eval::stratified_deal;
 use crate::learn::features::{FeatureParams, FeatureTable};
 use crate::learn::{
     FitResult, LearnError, Learner, QualityMeasure, RunControl, RunStats, Solution, Termination,
@@ -196,7 +197,19 @@ impl<'r> Tdt<'r> {
         if k < 2 || candidates.len() < 2 {
             return Ok(0.0);
         }
-        let fold = stratified_folds(&rows.by_class(), k, self.params.seed);
+        let mut fold = vec![0; rows.labels.len()];
+        for (f, members) in stratified_deal(&rows.labels, k, self.params.seed)
+            .map_err(|e| LearnError::InvalidParameter {
+                name: "prune_folds",
+                message: e.to_string(),
+            })?
+            .into_iter()
+            .enumerate()
+        {
+            for r in members {
+                fold[r] = f;
+            }
+        }
         let mut errors = vec![0usize; candidates.len()];
         for f in 0..k {
             let train: Vec<usize> = (0..rows.labels.len()).filter(|&r| fold[r] != f).collect();
@@ -220,25 +233,6 @@ impl<'r> Tdt<'r> {
         let best = errors.iter().rposition(|&e| e == least).unwrap_or(0);
         Ok(candidates[best])
     }
-}
-
-/// Each row's fold (0..k): every class dealt round-robin after a seeded shuffle.
-pub fn stratified_folds(by_class: &[Vec<usize>], k: usize, seed: u64) -> Vec<usize> {
-    use rand::SeedableRng;
-    use rand::seq::SliceRandom;
-    let n: usize = by_class.iter().map(Vec::len).sum();
-    let mut fold = vec![0; n];
-    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
-    let mut next = 0;
-    for rows in by_class {
-        let mut rows = rows.clone();
-        rows.shuffle(&mut rng);
-        for r in rows {
-            fold[r] = next % k;
-            next += 1;
-        }
-    }
-    fold
 }
 
 /// The feature table of the training rows, asked over the training context.
