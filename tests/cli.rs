@@ -28,16 +28,19 @@ mod cli_predict;
 #[path = "cli/cli_serve.rs"]
 mod cli_serve;
 #[cfg(feature = "cli")]
-#[path = "cli/report.rs"]
-mod report;
-#[cfg(feature = "cli")]
 #[path = "cli/cli_serve_auth.rs"]
 mod cli_serve_auth;
+#[path = "cli/cli_test_split.rs"]
+mod cli_test_split;
 #[path = "cli/cli_trees.rs"]
 mod cli_trees;
 #[path = "cli/describe_class.rs"]
 mod describe_class;
-#[path = "cli/cli_test_split.rs"]
-mod cli_test_split;
+#[cfg(feature = "cli")]
+#[path = "cli/generated.rs"]
+mod generated;
+#[cfg(feature = "cli")]
+#[path = "cli/report.rs"]
+mod report;
 #[path = "cli/sparql_functions.rs"]
 mod sparql_functions;

@@ -129,7 +129,10 @@ fn bench_backend(
 
 /// The mean of `measure` over the rows scored on held-out examples (`None`: no row was).
 fn mean_test(rows: &[Row], measure: fn(&TestJson) -> f64) -> Option<f64> {
-    let scored: Vec<f64> = rows.iter().filter_map(|r| r.test.as_ref().map(measure)).collect();
+    let scored: Vec<f64> = rows
+        .iter()
+        .filter_map(|r| r.test.as_ref().map(measure))
+        .collect();
     (!scored.is_empty()).then(|| scored.iter().sum::<f64>() / scored.len() as f64)
 }
 
@@ -137,9 +140,7 @@ pub fn run(mut args: BenchLearnArgs) -> anyhow::Result<()> {
     let problems = load_selected(&args.learn.problems, &args.learn.problem)?;
     super::conf_defaults::apply(&mut args.learn, &problems);
     let tests = match &args.learn.test_file {
-        Some(path) => {
-            held_out::test_problems(path, args.learn.label_column.as_deref(), &problems)?
-        }
+        Some(path) => held_out::test_problems(path, args.learn.label_column.as_deref(), &problems)?,
         None => Vec::new(),
     };
     // The test examples are read with the training ones (one scope, one cache).

@@ -8,22 +8,31 @@ use anyhow::{Context, bail};
 use clap::Args;
 
 use super::LearnArgs;
-use super::celoe::{self, CeloeArgs};
+use super::celoe::{self, CeloeArgs, StartArgs};
 use super::{LearnerEntry, SharedFlags, group};
 use crate::KnowledgeBase;
 use crate::concept::Iri;
 use crate::learn::Learner;
 use crate::learn::multiclass::{Combine, MultiClass, MultiClassParams};
 use crate::problem::MultiClassProblem;
-use crate::refine::rho::Rho;
+use crate::refine::rho::{Rho, RhoOptions};
 
 pub const ENTRY: LearnerEntry = LearnerEntry {
     name: crate::learn::multiclass::ALGORITHM,
     about: "multi-class rule theories: one-vs-rest covering with CELOE, combined by MRL, MRSI, MRSU or CN2",
     // Not --max-tests: each rule search has its own test budget (--rule-tests).
     shared: SharedFlags::AllBut(&["max-tests"]),
-    own: &[group::<CeloeArgs>, group::<MulticlassArgs>],
-    operator: |args| celoe::rho_options(&args.rho),
+    // The whole operator of the binary learners (issue 31 item 4), with CELOE's start
+    // options: rules may name individuals (`∃r.{a}`), on by default.
+    own: &[
+        group::<CeloeArgs>,
+        group::<StartArgs>,
+        group::<MulticlassArgs>,
+    ],
+    operator: |args| RhoOptions {
+        use_has_value: args.start.has_value || !args.multiclass.no_has_value,
+        ..celoe::rho_options(&args.rho)
+    },
     build,
     extras: |_, _, _, _| Ok(serde_json::Map::new()),
 };
@@ -100,4 +109,9 @@ pub struct MulticlassArgs {
     /// A class rules must not use (repeatable; adds to a `.conf` file's ignoredConcepts).
     #[arg(long = "ignore-class", value_name = "IRI")]
     pub ignore_class: Vec<String>,
+    /// No ∃r.{a} (hasValue) in rules. By default rules may name the individuals that at
+    /// least --frequency-threshold examples reach through r (a project, a topic, an
+    /// element: what such classes often turn on); --has-value is then implied.
+    #[arg(long, conflicts_with = "has_value")]
+    pub no_has_value: bool,
 }
