@@ -30,12 +30,12 @@ binary_row() { # dir algorithm
   local d=$1 a=$2
   "$BIN" bench learn --kb "$d/kb.nt" --problems "$d/train.json" --test "$d/test.json" \
     --algorithm "$a" --quiet --json |
-    python3 -c 'import json,sys; r=json.load(sys.stdin)["rows"][0]; t=r["test"]; print(f"{t[\"accuracy\"]:.4f}\t{t[\"f1\"]:.4f}\t{r[\"accuracy\"]:.4f}")'
+    python3 -c 'import json,sys; r=json.load(sys.stdin)["rows"][0]; t=r["test"]; print("%.4f\t%.4f\t%.4f" % (t["accuracy"], t["f1"], r["accuracy"]))'
 }
 multiclass_row() { # dir train test [--label-column class]
   local d=$1; shift
   "$BIN" learn --kb "$d/kb.nt" --algorithm multiclass --quiet --json "$@" |
-    python3 -c 'import json,sys; d=json.load(sys.stdin); d=d[0] if isinstance(d,list) else d; t=d["test"]; print(f"{t[\"accuracy\"]:.4f}\t-\t{d[\"train\"][\"accuracy\"]:.4f}")'
+    python3 -c 'import json,sys; d=json.load(sys.stdin); d=d[0] if isinstance(d,list) else d; print("%.4f\t-\t%.4f" % (d["test"]["accuracy"], d["train"]["accuracy"]))'
 }
 for p in "${problems[@]}"; do
   IFS=: read -r name noise imb <<< "$p"
