@@ -37,6 +37,9 @@ mod cli_trees;
 #[path = "cli/describe_class.rs"]
 mod describe_class;
 #[cfg(feature = "cli")]
+#[path = "cli/generated.rs"]
+mod generated;
+#[cfg(feature = "cli")]
 #[path = "cli/report.rs"]
 mod report;
 #[path = "cli/sparql_functions.rs"]

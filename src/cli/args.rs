@@ -48,6 +48,10 @@ pub enum Command {
     /// Seeded random target concepts with ≥ 10 positives and ≥ 10 negatives of the same order
     /// of magnitude, written as a list-JSON problem file.
     GenerateProblems(GenerateArgs),
+    /// A node-classification problem with a train/test split in a folder: a synthetic KB
+    /// (links to specific individuals, numeric thresholds, label noise, imbalance), or an
+    /// existing KB labelled by a property it then leaves out (--from-kb, --label-property).
+    GenerateNodeProblems(super::generate_nodes::NodeArgs),
     /// Terminological cluster trees: cluster individuals, describe each cluster by a class
     /// expression, propose disjointness and subsumption axioms; a model `predict` applies.
     Cluster(super::cluster::ClusterArgs),

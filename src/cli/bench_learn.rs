@@ -1,10 +1,13 @@
 //! `oxilearn bench learn`: quality and speed of the chosen learner (`--algorithm`, any of
 //! the registry) per problem, embedded and over the compared endpoints, from one run (so
 //! ratios share the machine's load).
+//! With `--test FILE` each model is also scored on its held-out examples (as `learn
+//! --test`), and the summary gives the mean held-out accuracy and F1.
 
 use serde::Serialize;
 
 use super::args::BenchLearnArgs;
+use super::held_out::{self, TestJson};
 use super::learner::{Prepared, cancelled, checked_examples, fit_problem, prepare};
 use super::options::KbArgs;
 use super::print_json;
@@ -29,6 +32,9 @@ struct Row {
     queries_per_test: f64,
     elapsed_ms: u64,
     termination: &'static str,
+    /// `--test`: the model on the held-out examples.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    test: Option<TestJson>,
 }
 
 #[derive(Serialize)]
@@ -40,6 +46,11 @@ struct BackendSummary {
     /// All tests over all elapsed time.
     tests_per_second: f64,
     queries_per_test: f64,
+    /// `--test`: mean held-out accuracy and F1.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mean_test_accuracy: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mean_test_f1: Option<f64>,
 }
 
 #[derive(Serialize)]
@@ -53,11 +64,13 @@ fn bench_backend(
     prep: &Prepared,
     args: &BenchLearnArgs,
     problems: &[LearningProblem],
+    tests: &[LearningProblem],
 ) -> anyhow::Result<(Vec<Row>, BackendSummary)> {
     let kb = &prep.kb;
     let examples = checked_examples(kb, problems)?;
+    let test_examples = checked_examples(kb, tests)?;
     let mut rows = Vec::new();
-    for (p, ex) in problems.iter().zip(&examples) {
+    for (i, (p, ex)) in problems.iter().zip(&examples).enumerate() {
         if cancelled() {
             break;
         }
@@ -65,6 +78,10 @@ fn bench_backend(
         // The model's own classification of the training examples (for TBC: probability
         // ≥ ½), and its first solution for the length and text.
         let c = confusion(run.model.as_ref(), kb.oracle(), ex, ex.all())?;
+        let test = match test_examples.get(i) {
+            Some(t) => Some(held_out::score(kb, run.model.as_ref(), t, ex)?),
+            None => None,
+        };
         let best = run.solutions.first();
         let s = &run.stats;
         rows.push(Row {
@@ -90,6 +107,7 @@ fn bench_backend(
             queries_per_test: s.queries_sent as f64 / s.concepts_tested.max(1) as f64,
             elapsed_ms: s.elapsed_ms,
             termination: s.termination.name(),
+            test,
         });
     }
     let n = rows.len().max(1) as f64;
@@ -103,18 +121,35 @@ fn bench_backend(
         mean_accuracy: rows.iter().map(|r| r.accuracy).sum::<f64>() / n,
         tests_per_second: tests as f64 * 1000.0 / ms.max(1) as f64,
         queries_per_test: queries as f64 / tests.max(1) as f64,
+        mean_test_accuracy: mean_test(&rows, |t| t.accuracy),
+        mean_test_f1: mean_test(&rows, |t| t.f1),
     };
     Ok((rows, summary))
+}
+
+/// The mean of `measure` over the rows scored on held-out examples (`None`: no row was).
+fn mean_test(rows: &[Row], measure: fn(&TestJson) -> f64) -> Option<f64> {
+    let scored: Vec<f64> = rows
+        .iter()
+        .filter_map(|r| r.test.as_ref().map(measure))
+        .collect();
+    (!scored.is_empty()).then(|| scored.iter().sum::<f64>() / scored.len() as f64)
 }
 
 pub fn run(mut args: BenchLearnArgs) -> anyhow::Result<()> {
     super::held_out::refuse_unused("bench learn", &args.learn)?;
     let problems = load_selected(&args.learn.problems, &args.learn.problem)?;
     super::conf_defaults::apply(&mut args.learn, &problems);
+    let tests = match &args.learn.test_file {
+        Some(path) => held_out::test_problems(path, args.learn.label_column.as_deref(), &problems)?,
+        None => Vec::new(),
+    };
+    // The test examples are read with the training ones (one scope, one cache).
+    let scope: Vec<LearningProblem> = problems.iter().chain(&tests).cloned().collect();
     let mut rows = Vec::new();
     let mut summaries = Vec::new();
-    let embedded = prepare(&args.learn, &problems, None)?;
-    let (r, s) = bench_backend("embedded", &embedded, &args, &problems)?;
+    let embedded = prepare(&args.learn, &scope, None)?;
+    let (r, s) = bench_backend("embedded", &embedded, &args, &problems, &tests)?;
     rows.extend(r);
     summaries.push(s);
     drop(embedded);
@@ -125,8 +160,8 @@ pub fn run(mut args: BenchLearnArgs) -> anyhow::Result<()> {
             graph: args.compare_graph.iter().cloned().collect(),
             ..args.learn.kb.clone()
         };
-        let prep = prepare(&args.learn, &problems, Some(&kb))?;
-        let (r, s) = bench_backend(url, &prep, &args, &problems)?;
+        let prep = prepare(&args.learn, &scope, Some(&kb))?;
+        let (r, s) = bench_backend(url, &prep, &args, &problems, &tests)?;
         rows.extend(r);
         summaries.push(s);
     }
@@ -166,6 +201,9 @@ pub fn run(mut args: BenchLearnArgs) -> anyhow::Result<()> {
             r.solution,
             r.termination
         );
+        if let Some(t) = &r.test {
+            outln!("    {}", held_out::line(t));
+        }
     }
     for s in &bench.summaries {
         outln!(
@@ -177,6 +215,9 @@ pub fn run(mut args: BenchLearnArgs) -> anyhow::Result<()> {
             s.tests_per_second,
             s.queries_per_test
         );
+        if let (Some(acc), Some(f1)) = (s.mean_test_accuracy, s.mean_test_f1) {
+            outln!("    held-out: mean accuracy {acc:.4}, mean F1 {f1:.4}");
+        }
     }
     Ok(())
 }

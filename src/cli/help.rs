@@ -22,7 +22,10 @@ fn hide_details(cmd: clap::Command) -> clap::Command {
     let budgets = BUDGETS.get_or_init(group::<SearchArgs>);
     let mut cmd = cmd.mut_args(|a| {
         let long = a.get_long().unwrap_or_default().to_owned();
-        let endpoint = matches!(a.get_help_heading(), Some(ENDPOINT_HEADING | EXAMPLES_HEADING));
+        let endpoint = matches!(
+            a.get_help_heading(),
+            Some(ENDPOINT_HEADING | EXAMPLES_HEADING)
+        );
         let learner = (is_learner_flag(&long) && !budgets.contains(&long))
             || a.get_help_heading() == Some(HELD_OUT_HEADING);
         if endpoint || learner { a.hide(true) } else { a }

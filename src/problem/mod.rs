@@ -8,6 +8,7 @@ mod conf;
 mod conf_syntax;
 mod error;
 mod examples;
+pub mod generate;
 mod json;
 mod multiclass;
 mod select;

@@ -14,7 +14,7 @@ use clap::Args;
 use super::super::learner::{Prepared, cancelled, control, max_runtime, prepare, stats_line};
 use super::super::progress::SearchProgress;
 use super::LearnArgs;
-use super::celoe::{self, CeloeArgs};
+use super::celoe::{self, CeloeArgs, StartArgs};
 use super::{LearnerEntry, SharedFlags, group};
 use crate::KnowledgeBase;
 use crate::concept::Iri;
@@ -30,7 +30,7 @@ use crate::learn::{Model, RunStats, TrainingSet, document};
 use crate::oracle::IndividualSet;
 use crate::problem::MultiClassProblem;
 use crate::problem::{LearningProblem, load_multiclass};
-use crate::refine::rho::Rho;
+use crate::refine::rho::{Rho, RhoOptions};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -40,8 +40,17 @@ pub const ENTRY: LearnerEntry = LearnerEntry {
     about: "multi-class rule theories: one-vs-rest covering with CELOE, combined by MRL, MRSI, MRSU or CN2",
     // Not --max-tests: each rule search has its own test budget (--rule-tests).
     shared: SharedFlags::AllBut(&["max-tests"]),
-    own: &[group::<CeloeArgs>, group::<MulticlassArgs>],
-    operator: |args| celoe::rho_options(&args.rho),
+    // The whole operator of the binary learners (issue 31 item 4), with CELOE's start
+    // options: rules may name individuals (`∃r.{a}`), on by default.
+    own: &[
+        group::<CeloeArgs>,
+        group::<StartArgs>,
+        group::<MulticlassArgs>,
+    ],
+    operator: |args| RhoOptions {
+        use_has_value: args.start.has_value || !args.multiclass.no_has_value,
+        ..celoe::rho_options(&args.rho)
+    },
     build,
     extras: |_, _, _, _| Ok(serde_json::Map::new()),
 };
@@ -118,6 +127,11 @@ pub struct MulticlassArgs {
     /// A class rules must not use (repeatable; adds to a `.conf` file's ignoredConcepts).
     #[arg(long = "ignore-class", value_name = "IRI")]
     pub ignore_class: Vec<String>,
+    /// No ∃r.{a} (hasValue) in rules. By default rules may name the individuals that at
+    /// least --frequency-threshold examples reach through r (a project, a topic, an
+    /// element: what such classes often turn on); --has-value is then implied.
+    #[arg(long, conflicts_with = "has_value")]
+    pub no_has_value: bool,
 }
 
 /// Whether `args` selects the multi-class learner (its problems are multi-class).
@@ -264,7 +278,7 @@ pub fn learn(args: LearnArgs) -> anyhow::Result<()> {
         let training = TrainingSet::multi_class(problem.classes.clone(), examples.clone())?;
         let (run, parameters) = learner_run(&args, &prep, problem, &training, &problem.name)?;
         let combine = args.multiclass.combine;
-        let semantics = args.semantics.into();
+        let semantics = args.semantics;
         let model =
             MultiClassModel::new(run.table, combine, args.multiclass.combine_seed, semantics);
         let among = training.context(prep.kb.signature().individual_count());
@@ -415,7 +429,7 @@ pub fn cross_validate(
         seed,
         methods,
         combine_seed: args.multiclass.combine_seed,
-        semantics: args.semantics.into(),
+        semantics: args.semantics,
     };
     let out = experiment::cross_validate(prep.kb.oracle(), &setup, &mut |i,
                                                                          training|
