@@ -60,7 +60,8 @@ pub enum Command {
     /// `POST /predict`. Read-only unless --allow-update.
     Serve(ServeArgs),
     /// Help on a command (`help learn`), a learner's options (`help learner celoe`; `help
-    /// learner` lists the learners) or the endpoint options (`help endpoint`).
+    /// learner` lists the learners), the endpoint options (`help endpoint`) or the options
+    /// that draw examples from the KB (`help examples`).
     Help(HelpArgs),
     /// One self-contained HTML report with plots from saved JSON outputs (`learn --json`,
     /// `cv --json`, `cluster --json`, `bench scale --out-json`); those commands also take
