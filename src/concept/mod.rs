@@ -12,6 +12,7 @@ mod test_vocab;
 mod vocabulary;
 
 pub use display::{to_dl, to_dl_full, to_manchester, to_manchester_full};
+#[cfg(feature = "cli")]
 pub(crate) use lexical::edit_distance;
 pub use metrics::{depth, length, role_depth, roles};
 pub use model::*;
