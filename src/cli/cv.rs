@@ -300,6 +300,12 @@ pub fn run(args: CvArgs) -> anyhow::Result<()> {
     // Multi-class problems: folds stratified per class, multi-class measures.
     if super::learners::multiclass::handles(&args.learn) {
         super::learners::entry_for(&args.learn)?;
+        if args.learn.report.is_some() {
+            anyhow::bail!(
+                "cv --algorithm multiclass writes no --report yet: report a split with \
+                 `learn --algorithm multiclass --test FILE --report FILE.html`"
+            );
+        }
         return super::learners::multiclass::cv(&args.learn, args.folds, args.seed);
     }
     let problems = load_selected(&args.learn.problems, &args.learn.problem)?;

@@ -165,3 +165,23 @@ fn test_files_are_checked_and_cv_refuses_them() {
     ]);
     assert!(err.contains("--test is for learn"), "{err}");
 }
+
+/// Multi-class cross-validation has no report yet: `--report` is refused, not ignored.
+#[test]
+fn multiclass_cv_refuses_a_report_it_cannot_write() {
+    let report = std::env::temp_dir().join(format!("mc-cv-{}.html", std::process::id()));
+    let err = fails_with(&[
+        "cv",
+        "--algorithm",
+        "multiclass",
+        "--kb",
+        "fixtures/multiclass/zoo.ttl",
+        "--problems",
+        "fixtures/multiclass/zoo-train.tsv",
+        "--report",
+        report.to_str().expect("UTF-8 path"),
+        "--quiet",
+    ]);
+    assert!(err.contains("writes no --report"), "{err}");
+    assert!(!report.exists(), "nothing is written");
+}
