@@ -695,11 +695,12 @@ fn an_imperfect_search_returns_the_best_expression_of_the_validated_length() {
     assert_eq!(again.model.best(), run.model.best());
 }
 
-/// Suramin's ceiling (README, issue 12): the positive cpd10 and the negative cpd13 have the
-/// same atoms (class, charge) and the same bonds, so no expression over `hasAtom`, `hasBond`,
-/// `inBond` (without inverses) tells them apart and F1 ≤ 14/15. An expression of length 13
-/// reaches it, but it needs thresholds between values 0.001 apart (−0.63 | −0.629,
-/// −0.622 | −0.616) that the 12 default split values, spread over 157 charges, do not hold.
+/// Suramin's ceiling (`docs/experiments/2026-12-05-suramin-ceiling.md`, issue 12): the positive
+/// cpd10 and the negative cpd13 have the same atoms (class, charge) and the same bonds, so no
+/// expression over `hasAtom`, `hasBond`, `inBond` (without inverses) tells them apart and F1 ≤
+/// 14/15. An expression of length 13 reaches it, but it needs thresholds between values 0.001
+/// apart (−0.63 | −0.629, −0.622 | −0.616) that the 12 default split values, spread over 157
+/// charges, do not hold.
 #[test]
 fn suramin_reaches_its_ceiling_only_with_split_values_finer_than_the_default() {
     let Some(dir) = shared_dataset("suramin") else {

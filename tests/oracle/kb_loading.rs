@@ -377,7 +377,8 @@ fn real_datasets_load() {
     let Some(dir) = datasets::datasets_or_skip("") else {
         return;
     };
-    // (file, minimum, maximum) — README figures where it gives them, else a loose range.
+    // (file, minimum, maximum) — the datasets README's figures where it gives them, else a
+    // loose range.
     let expected: &[(&str, usize, usize)] = &[
         ("family/family-benchmark_rich_background.owl", 2_032, 2_032),
         ("family-poor/family-benchmark.owl", 1_000, 100_000),

@@ -13,9 +13,9 @@ use crate::learn::LearnError;
 /// mammographic together; the paper gives no values. One axiom per round with the
 /// confidence-rated vote is rule boosting's design (SLIPPER: the weak learner learns a rule,
 /// boosting combines them; a covering of five axioms is a strong learner that overfits),
-/// checked on the same two sets (see the README). The fuzzy partition and how many rounds
-/// to keep are not constants: an inner validation of each fit's training examples chooses
-/// them ([`super::validation`]).
+/// checked on the same two sets (`docs/experiments/2026-12-03-owl-boost.md`). The fuzzy
+/// partition and how many rounds to keep are not constants: an inner validation of each fit's
+/// training examples chooses them ([`super::validation`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BoostParams {
     /// Boosting rounds at most (early stopping: a weak hypothesis no better than chance
