@@ -316,3 +316,29 @@ fn a_tree_classifies_several_classes_natively() {
         assert!((d.iter().map(|(_, p)| p).sum::<f64>() - 1.0).abs() < 1e-9);
     }
 }
+
+/// `--max-runtime` is a promise for trees too: a spent budget leaves every node a leaf (the
+/// tree so far is the model, still usable) and the run says why it stopped.
+#[test]
+fn a_spent_time_budget_stops_growth_and_is_reported() {
+    use oxilearn::learn::Termination;
+    let o = oracle();
+    let (train, test) = split();
+    let rho = rho(&o);
+    let spent = RunControl::default().with_max_runtime(std::time::Duration::ZERO);
+    let tdt = Tdt::new(TdtParams::default(), Some(&rho)).unwrap();
+    let run = tdt.fit(&o, &binary(&o, &train), &spent).expect("fits");
+    assert_eq!(run.stats.termination, Termination::TimeBudget);
+    assert!(
+        accuracy(&o, run.model.as_ref(), &test) < 1.0,
+        "a root leaf only"
+    );
+    let trf = Trf::new(TrfParams::default(), Some(&rho)).unwrap();
+    let run = trf.fit(&o, &binary(&o, &train), &spent).expect("fits");
+    assert_eq!(run.stats.termination, Termination::TimeBudget);
+    // Unlimited, the same learner grows to the end.
+    let run = tdt
+        .fit(&o, &binary(&o, &train), &RunControl::default())
+        .expect("fits");
+    assert_eq!(run.stats.termination, Termination::Exhausted);
+}

@@ -7,8 +7,10 @@ use rand::SeedableRng;
 use rand::rngs::StdRng;
 use serde::{Deserialize, Serialize};
 
+use super::stop::Stop;
 use super::tree::{Node, Tree};
 use crate::concept::length;
+use crate::learn::Termination;
 use crate::learn::features::FeatureTable;
 use crate::oracle::{IndividualSet, MembershipOracle, OracleError};
 use crate::refine::Refinement;
@@ -61,6 +63,10 @@ pub struct Grower<'a> {
     pub classes: usize,
     pub params: &'a GrowParams,
     pub rng: StdRng,
+    /// When to stop growing (the run's budget, Ctrl-C); unlimited unless set.
+    pub stop: Stop,
+    /// Why some node was left a leaf early, if one was.
+    pub cut: Option<Termination>,
 }
 
 impl<'a> Grower<'a> {
@@ -82,6 +88,8 @@ impl<'a> Grower<'a> {
             classes,
             params,
             rng: StdRng::seed_from_u64(seed),
+            stop: Stop::default(),
+            cut: None,
         }
     }
 
@@ -114,6 +122,10 @@ impl<'a> Grower<'a> {
         });
         let pure = counts.iter().filter(|c| **c > 0.0).count() <= 1;
         if pure || depth >= self.params.max_depth || rows.len() < 2 * self.params.min_leaf {
+            return Ok(id);
+        }
+        if let Some(why) = self.stop.now() {
+            self.cut = Some(why);
             return Ok(id);
         }
         let Some(test) = self.best_split(&rows, &counts, parent_test)? else {

@@ -27,12 +27,14 @@
 mod grow;
 mod model;
 mod prune;
+mod stop;
 mod tree;
 
 pub use grow::{Criterion, GrowParams, Grower};
 pub(crate) use model::TreeModelLoader;
 pub use model::{POSITIVE, TreeModel};
 pub use prune::{alphas, prune};
+pub use stop::Stop;
 pub use tree::{Node, Tree, argmax, distribution};
 
 use serde::Serialize;
@@ -287,11 +289,13 @@ pub(crate) fn stats_of(
     before: crate::oracle::OracleStats,
     tests: u64,
     start: std::time::Instant,
+    cut: Option<Termination>,
     details: serde_json::Map<String, serde_json::Value>,
 ) -> RunStats {
     let ms = start.elapsed().as_millis() as u64;
     let o = RunStats::oracle_delta(before, oracle.stats());
-    RunStats::of_run(tests, &o, ms, ms, Termination::Exhausted, details)
+    let why = cut.unwrap_or(Termination::Exhausted);
+    RunStats::of_run(tests, &o, ms, ms, why, details)
 }
 
 impl Learner for Tdt<'_> {
@@ -307,7 +311,7 @@ impl Learner for Tdt<'_> {
         &self,
         oracle: &dyn MembershipOracle,
         training: &TrainingSet,
-        _control: &RunControl,
+        control: &RunControl,
     ) -> Result<FitResult, LearnError> {
         let start = std::time::Instant::now();
         let before = oracle.stats();
@@ -326,6 +330,7 @@ impl Learner for Tdt<'_> {
             p.seed,
         );
         g.refinement = self.refinement;
+        g.stop = Stop::of(control, start);
         let full = g.grow((0..rows.labels.len()).collect())?;
         let alpha = self.choose_alpha(&mut g, &rows, &full)?;
         let tree = prune(&full, alpha);
@@ -343,7 +348,7 @@ impl Learner for Tdt<'_> {
             vec![tree],
             p.semantics,
         );
-        let stats = stats_of(oracle, before, g.table.len() as u64, start, d);
+        let stats = stats_of(oracle, before, g.table.len() as u64, start, g.cut, d);
         fit_result(model, oracle, training, &among, stats)
     }
 }

@@ -22,10 +22,10 @@ use serde::Serialize;
 use crate::concept::Concept;
 use crate::learn::features::FeatureParams;
 use crate::learn::tdt::{
-    GrowParams, Grower, Rows, Tree, TreeModel, feature_table, fit_result, stats_of,
+    GrowParams, Grower, Rows, Stop, Tree, TreeModel, feature_table, fit_result, stats_of,
     validate_features, validate_grow,
 };
-use crate::learn::{FitResult, LearnError, Learner, RunControl, TrainingSet};
+use crate::learn::{FitResult, LearnError, Learner, RunControl, Termination, TrainingSet};
 use crate::oracle::{MembershipOracle, Semantics};
 use crate::refine::Refinement;
 
@@ -128,7 +128,7 @@ impl Learner for Trf<'_> {
         &self,
         oracle: &dyn MembershipOracle,
         training: &TrainingSet,
-        _control: &RunControl,
+        control: &RunControl,
     ) -> Result<FitResult, LearnError> {
         let start = std::time::Instant::now();
         let before = oracle.stats();
@@ -143,7 +143,8 @@ impl Learner for Trf<'_> {
                 .unwrap_or_else(|| ((features as f64).sqrt().ceil() as usize).max(1)),
         );
         // Each tree with its own seed and table (its refinements join only its table).
-        let grown: Vec<(Tree, Vec<Concept>)> = (0..p.trees)
+        let stop = Stop::of(control, start);
+        let grown: Vec<(Tree, Vec<Concept>, Option<Termination>)> = (0..p.trees)
             .into_par_iter()
             .map(|t| {
                 let seed = p
@@ -162,15 +163,18 @@ impl Learner for Trf<'_> {
                     seed ^ 1,
                 );
                 g.refinement = self.refinement;
+                g.stop = stop.clone();
                 let tree = g.grow(sample)?;
-                Ok((tree, g.table.concepts))
+                Ok((tree, g.table.concepts, g.cut))
             })
             .collect::<Result<_, LearnError>>()?;
         // One list of test concepts for all trees.
         let mut tests: Vec<Concept> = Vec::new();
         let mut index = std::collections::HashMap::new();
         let mut trees = Vec::with_capacity(grown.len());
-        for (tree, concepts) in grown {
+        let mut cut = None;
+        for (tree, concepts, tree_cut) in grown {
+            cut = cut.or(tree_cut);
             let map: Vec<usize> = concepts
                 .iter()
                 .map(|c| {
@@ -197,7 +201,7 @@ impl Learner for Trf<'_> {
             trees,
             p.semantics,
         );
-        let stats = stats_of(oracle, before, tested, start, d);
+        let stats = stats_of(oracle, before, tested, start, cut, d);
         fit_result(model, oracle, training, &among, stats)
     }
 }
