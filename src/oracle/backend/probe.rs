@@ -327,10 +327,16 @@ fn counting_shape_agrees(
 /// Probes the endpoint. The probe IRIs are not in any real data, so each query's answer is
 /// known in advance.
 pub fn probe(backend: &dyn SparqlBackend) -> Result<Capabilities, OracleError> {
-    let values = rows(
-        backend,
-        &format!("SELECT ?x WHERE {{ VALUES ?x {{ {A} }} }}"),
-    )? == Some(1);
+    // The first question also tells whether the endpoint answers at all: its error (an
+    // unreachable endpoint, or one without VALUES, which the oracle needs anyway) ends the
+    // probe, instead of every later capability asking again through the retries.
+    let values = backend
+        .select(&parse(&format!(
+            "SELECT ?x WHERE {{ VALUES ?x {{ {A} }} }}"
+        ))?)?
+        .rows
+        .len()
+        == 1;
     let property_paths = rows(
         backend,
         &format!("SELECT ?y WHERE {{ {A} ({P}|^{P})+ ?y }} LIMIT 1"),
@@ -413,6 +419,30 @@ pub fn check_required(caps: &Capabilities, name: &str) -> Result<(), OracleError
 mod tests {
     use super::*;
     use crate::oracle::backend::EmbeddedBackend;
+
+    /// An endpoint that answers nothing: it counts the questions.
+    struct Unreachable(std::sync::atomic::AtomicUsize);
+
+    impl SparqlBackend for Unreachable {
+        fn select(
+            &self,
+            _query: &Query,
+        ) -> Result<crate::oracle::backend::SolutionTable, OracleError> {
+            self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            Err(OracleError::Unsupported("connection failed".into()))
+        }
+
+        fn name(&self) -> String {
+            "unreachable".into()
+        }
+    }
+
+    #[test]
+    fn an_endpoint_that_does_not_answer_ends_the_probe_at_the_first_question() {
+        let backend = Unreachable(Default::default());
+        assert!(probe(&backend).is_err());
+        assert_eq!(backend.0.load(std::sync::atomic::Ordering::Relaxed), 1);
+    }
 
     #[test]
     fn oxigraph_supports_everything() {
