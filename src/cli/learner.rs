@@ -199,6 +199,12 @@ pub fn checked_examples(
             Err(e) => errors.push(format!("{:#}", anyhow::Error::from(e))),
         }
     }
+    // One problem: its reason is the message's first line.
+    if let [only] = errors.as_slice()
+        && problems.len() == 1
+    {
+        bail!("{only}");
+    }
     if !errors.is_empty() {
         bail!(
             "{} of {} problems cannot be run:\n  {}",

@@ -750,3 +750,30 @@ fn learn_queries_a_conf_endpoint_and_endpoint_flag_overrides_it() {
     assert!(err.contains("http://127.0.0.1:1/sparql"), "{err}");
     assert!(!err.contains("127.0.0.1:9"), "{err}");
 }
+
+/// One problem whose examples are not in the KB: the reason is the error's first line.
+#[test]
+fn one_unrunnable_problem_says_why_on_the_first_line() {
+    let path = std::env::temp_dir().join(format!("ghost-{}.json", std::process::id()));
+    std::fs::write(
+        &path,
+        r#"{"problems": {"Ghost": {
+            "positive_examples": ["http://example.org/family#nobody"],
+            "negative_examples": ["http://example.org/family#carlos"]}}}"#,
+    )
+    .unwrap();
+    let e = fails_with(&[
+        "learn",
+        "--kb",
+        "fixtures/family/family.ttl",
+        "--problems",
+        path.to_str().unwrap(),
+        "--quiet",
+    ]);
+    let first = e.lines().next().unwrap_or_default();
+    assert!(
+        first.contains("problem \"Ghost\"") && first.contains("not individuals"),
+        "{e}"
+    );
+    let _ = std::fs::remove_file(path);
+}
