@@ -53,17 +53,28 @@ pub fn features(args: &LearnArgs) -> FeatureParams {
     }
 }
 
+/// How the trees grow, from the tree options, with the learner's default depth and
+/// refinements per node.
+pub fn grow_params(
+    args: &LearnArgs,
+    max_depth: usize,
+    refinements: usize,
+) -> crate::learn::tdt::GrowParams {
+    let t = &args.trees;
+    crate::learn::tdt::GrowParams {
+        criterion: t.criterion.into(),
+        max_depth: args.celoe.max_depth.unwrap_or(max_depth),
+        min_leaf: t.min_leaf,
+        feature_sample: t.feature_sample,
+        refinements: t.tree_refinements.unwrap_or(refinements),
+    }
+}
+
 pub fn params(args: &LearnArgs) -> anyhow::Result<TdtParams> {
     let t = &args.trees;
     let d = TdtParams::default();
     let params = TdtParams {
-        grow: crate::learn::tdt::GrowParams {
-            criterion: t.criterion.into(),
-            max_depth: args.celoe.max_depth.unwrap_or(MAX_DEPTH),
-            min_leaf: t.min_leaf,
-            feature_sample: t.feature_sample,
-            refinements: t.tree_refinements.unwrap_or(d.grow.refinements),
-        },
+        grow: grow_params(args, MAX_DEPTH, d.grow.refinements),
         features: features(args),
         prune_folds: t.prune_folds,
         seed: t.tree_seed,

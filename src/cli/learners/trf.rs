@@ -7,7 +7,7 @@ use anyhow::Context;
 
 use super::LearnArgs;
 use super::celoe::rho_options;
-use super::tdt::{TreeArgs, borrowed_flags, features};
+use super::tdt::{TreeArgs, borrowed_flags, features, grow_params};
 use super::{LearnerEntry, SharedFlags, group};
 use crate::KnowledgeBase;
 use crate::learn::Learner;
@@ -41,13 +41,7 @@ pub fn params(args: &LearnArgs) -> anyhow::Result<TrfParams> {
     let d = TrfParams::default();
     let params = TrfParams {
         trees: args.forest.trees.unwrap_or(TREES),
-        grow: crate::learn::tdt::GrowParams {
-            criterion: t.criterion.into(),
-            max_depth: args.celoe.max_depth.unwrap_or(MAX_DEPTH),
-            min_leaf: t.min_leaf,
-            feature_sample: t.feature_sample,
-            refinements: t.tree_refinements.unwrap_or(d.grow.refinements),
-        },
+        grow: grow_params(args, MAX_DEPTH, d.grow.refinements),
         features: features(args),
         balance: !t.no_balance,
         seed: t.tree_seed,
