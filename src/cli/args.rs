@@ -292,8 +292,6 @@ pub enum BenchCommand {
     /// The same problem on the KB replicated k times: time to the first test, signature and
     /// search time, tests/s, queries per test, peak RSS, same best solution (issue 9).
     Scale(super::bench_scale::BenchScaleArgs),
-    /// Forest Mixing against CELOE per problem: tests and time to the best, final F1.
-    Forest(BenchForestArgs),
     /// Multi-class rule theories: MRL, MRSI, MRSU and CN2 by stratified k-fold CV on each
     /// data set (one rule table per fold, combined four ways), a table per data set and
     /// the Friedman average ranks.
@@ -314,17 +312,6 @@ pub struct BenchMulticlassArgs {
     /// Seed of the fold assignment.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-}
-
-/// `bench forest`: the learner flags (shared by both algorithms) and noise-free problems.
-#[derive(Debug, Args)]
-pub struct BenchForestArgs {
-    #[command(flatten)]
-    pub learn: LearnArgs,
-    /// The same problems without noise (matched by name): the learned expressions are also
-    /// scored against them (`cleanF1`).
-    #[arg(long, value_name = "LPFILE")]
-    pub clean_problems: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

@@ -11,7 +11,6 @@ macro_rules! outln {
 mod apply_scope;
 mod args;
 mod bench;
-mod bench_forest;
 mod bench_learn;
 mod bench_multiclass;
 mod bench_scale;
