@@ -335,8 +335,9 @@ mod tests {
         }
     }
 
-    /// One flag name, each learner's own default: `--max-axioms` (owl-boost 1, wfoil-dl 5)
-    /// and `--max-length` (tbc 3, the others unbounded).
+    /// One flag name, each learner's own default: `--max-axioms` (owl-boost 1, wfoil-dl 5),
+    /// `--max-length` (tbc 3, the others unbounded), `--max-depth` (celoe 7, tdt 10, trf 12)
+    /// and `--trees` (forest-mixing 2, trf 50).
     #[test]
     fn learners_share_a_flag_name_with_their_own_defaults() {
         let boost = learners::boost::params(&learn_args(&["--algorithm", "owl-boost"])).unwrap();
@@ -363,6 +364,16 @@ mod tests {
         let forest =
             learners::forest::params(&learn_args(&["--algorithm", "forest-mixing"]), &kb).unwrap();
         assert_eq!(forest.trees, learners::forest::TREES);
+        // The tree learners take CELOE's --max-depth and Forest Mixing's --trees with their own
+        // defaults (issue 31), and a given value still wins.
+        let tdt = learners::tdt::params(&learn_args(&["--algorithm", "tdt"])).unwrap();
+        let trf = learners::trf::params(&learn_args(&["--algorithm", "trf"])).unwrap();
+        let depths = (celoe.max_depth, tdt.grow.max_depth, trf.grow.max_depth);
+        assert_eq!(depths, (7, 10, 12));
+        assert_eq!((forest.trees, trf.trees), (2, 50));
+        let given = learn_args(&["--algorithm", "trf", "--max-depth", "3", "--trees", "4"]);
+        let trf = learners::trf::params(&given).unwrap();
+        assert_eq!((trf.grow.max_depth, trf.trees), (3, 4));
     }
 
     #[test]
