@@ -226,4 +226,7 @@ fn binary_learners_refuse_a_multiclass_file_naming_the_learners_that_take_it() {
             );
         }
     }
+    // cv compares binary learners side by side; multi-class ones one at a time.
+    let e = fails_with(&on_zoo("cv", "tdt,trf", &[]));
+    assert!(e.contains("one at a time") && e.contains(ZOO_TRAIN), "{e}");
 }
