@@ -1,15 +1,25 @@
 #!/usr/bin/env bash
 # Issue 29 steps 3-4 behaviour check: runs a fixed set of commands (every learner on
-# fixtures/family: learn, cv, evaluate, predict, enrich; multiclass on fixtures/multiclass)
-# with a fixed seed and --max-tests, and writes their outputs under OUT (default
-# target/glue-after). Timings (`*_ms`, rates) are blanked in a normalised copy, so two runs
-# compare with `diff -r OUT_A/norm OUT_B/norm`; model files and enriched graphs byte for byte.
+# fixtures/family: learn, cv, evaluate, predict, enrich; multiclass, tdt and trf on
+# fixtures/multiclass) with a fixed seed and --max-tests, and writes their outputs under OUT
+# (default target/glue-after). Timings (`*_ms`, rates) are blanked in a normalised copy, so
+# two runs compare file by file (normalised outputs; model files and enriched graphs byte
+# for byte). A file only OUT_B has is a command OUT_A's binary did not run: listed as new.
 #   bash .ci/glue-compare.sh BINARY OUT
 #   bash .ci/glue-compare.sh --compare OUT_A OUT_B   (exit 1 on any difference)
 set -u
 if [ "${1:-}" = --compare ]; then
-  diff -r "$2/norm" "$3/norm" && diff -r "$2/files" "$3/files" && echo "identical: $2 $3"
-  exit
+  status=0
+  for d in norm files; do
+    for f in "$2/$d"/*; do
+      cmp -s "$f" "$3/$d/${f##*/}" || { diff "$f" "$3/$d/${f##*/}"; status=1; }
+    done
+    for f in "$3/$d"/*; do
+      [ -e "$2/$d/${f##*/}" ] || echo "new (no before): $d/${f##*/}"
+    done
+  done
+  [ $status = 0 ] && echo "identical: $2 $3"
+  exit $status
 fi
 B=${1:-target/debug/oxilearn}
 OUT=${2:-target/glue-after}
@@ -45,6 +55,17 @@ run mc-cv "$B" cv "${mc[@]}" --problems $Z/zoo-train.tsv --folds 3 --seed 7 --js
 run mc-evaluate "$B" evaluate --kb $Z/zoo.ttl --problems $Z/zoo-test.tsv --label-column class --model "$OUT/files/mc.model.json" --json --quiet
 run mc-predict "$B" predict --kb $Z/zoo.ttl --model "$OUT/files/mc.model.json" --whole-kb --json --quiet
 run mc-enrich "$B" enrich --kb $Z/zoo.ttl --model "$OUT/files/mc.model.json" --individuals $Z/zoo-test.tsv --out "$OUT/files/mc.enriched.nq" --graph urn:glue:g --json --quiet
+# The tree learners on the multi-class problem (issue 29: one pipeline; no "before" on main
+# before it, where they needed --algorithm multiclass).
+for a in tdt trf; do
+  t=(--kb $Z/zoo.ttl --label-column class --algorithm $a --max-runtime 0 --quiet)
+  run mc-learn-$a "$B" learn "${t[@]}" --problems $Z/zoo-train.tsv --test $Z/zoo-test.tsv --json --save-model "$OUT/files/mc-$a.model.json"
+  run mc-learn-text-$a "$B" learn "${t[@]}" --problems $Z/zoo-train.tsv --test $Z/zoo-test.tsv
+  run mc-cv-$a "$B" cv "${t[@]}" --problems $Z/zoo-train.tsv --folds 3 --seed 7 --json
+  run mc-evaluate-$a "$B" evaluate --kb $Z/zoo.ttl --problems $Z/zoo-test.tsv --label-column class --model "$OUT/files/mc-$a.model.json" --json --quiet
+  run mc-predict-$a "$B" predict --kb $Z/zoo.ttl --model "$OUT/files/mc-$a.model.json" --whole-kb --json --quiet
+  run mc-enrich-$a "$B" enrich --kb $Z/zoo.ttl --model "$OUT/files/mc-$a.model.json" --individuals $Z/zoo-test.tsv --out "$OUT/files/mc-$a.enriched.nq" --graph urn:glue:g --json --quiet
+done
 python3 - "$OUT" <<'PY'
 import json, os, re, sys
 out = sys.argv[1]

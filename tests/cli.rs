@@ -39,6 +39,8 @@ mod describe_class;
 #[cfg(feature = "cli")]
 #[path = "cli/generated.rs"]
 mod generated;
+#[path = "cli/multiclass_learners.rs"]
+mod multiclass_learners;
 #[cfg(feature = "cli")]
 #[path = "cli/report.rs"]
 mod report;

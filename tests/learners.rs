@@ -19,6 +19,8 @@ mod forest_mixing;
 mod learn_celoe;
 #[path = "learners/model_roundtrip.rs"]
 mod model_roundtrip;
+#[path = "learners/multiclass_any.rs"]
+mod multiclass_any;
 #[path = "learners/multiclass_cv.rs"]
 mod multiclass_cv;
 #[cfg(feature = "cli")]

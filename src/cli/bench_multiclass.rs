@@ -7,10 +7,19 @@
 use anyhow::bail;
 use serde::Serialize;
 
+use anyhow::Context;
+
 use super::args::BenchMulticlassArgs;
-use super::learners::multiclass::{cross_validate, handles, load};
+use super::learner::cancelled;
+use super::learners::LearnArgs;
+use super::learners::multiclass::{handles, learner_run};
+use super::multiclass_run::{fold_label, load, open};
 use crate::learn::multiclass::Combine;
-use crate::learn::multiclass::experiment::{CvSummary, summarize};
+use crate::learn::multiclass::RulesRun;
+use crate::learn::multiclass::experiment::{
+    self, CvSetup, CvSummary, ProblemCv, labelled, summarize,
+};
+use crate::problem::MultiClassProblem;
 
 #[derive(Serialize)]
 struct MethodRow {
@@ -78,6 +87,45 @@ pub fn friedman(mean_ranks: &[f64], n: usize) -> f64 {
     }
     12.0 * n as f64 / (k * (k + 1.0))
         * (mean_ranks.iter().map(|r| r * r).sum::<f64>() - k * (k + 1.0).powi(2) / 4.0)
+}
+
+/// Stratified `k`-fold cross-validation of `problem` with the rule learner of `args`, one
+/// rule table per fold combined by each of `methods` (Ctrl-C stops before the next fold).
+fn cross_validate(
+    args: &LearnArgs,
+    problem: &MultiClassProblem,
+    k: usize,
+    seed: u64,
+    methods: &[Combine],
+) -> anyhow::Result<ProblemCv> {
+    let prep = open(args, problem, None)?;
+    let examples = labelled(prep.kb.signature(), problem)?;
+    let setup = CvSetup {
+        classes: &problem.classes,
+        examples: &examples,
+        universe: prep.kb.signature().individual_count(),
+        folds: k,
+        seed,
+        methods,
+        combine_seed: args.multiclass.combine_seed,
+        semantics: args.semantics,
+    };
+    let out = experiment::cross_validate(prep.kb.oracle(), &setup, &mut |i,
+                                                                         training|
+     -> anyhow::Result<
+        Option<RulesRun>,
+    > {
+        if cancelled() {
+            return Ok(None);
+        }
+        let label = fold_label(problem, i, k);
+        Ok(Some(
+            learner_run(args, &prep, problem, &training, &label)?.0,
+        ))
+    })
+    .with_context(|| format!("problem {}", problem.name))?;
+    std::mem::forget(prep);
+    Ok(out)
 }
 
 pub fn run(args: BenchMulticlassArgs) -> anyhow::Result<()> {

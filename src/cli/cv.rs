@@ -298,15 +298,8 @@ pub fn run(args: CvArgs) -> anyhow::Result<()> {
         anyhow::bail!("cv holds out its own folds; --test is for learn");
     }
     // Multi-class problems: folds stratified per class, multi-class measures.
-    if super::learners::multiclass::handles(&args.learn) {
-        super::learners::entry_for(&args.learn)?;
-        if args.learn.report.is_some() {
-            anyhow::bail!(
-                "cv --algorithm multiclass writes no --report yet: report a split with \
-                 `learn --algorithm multiclass --test FILE --report FILE.html`"
-            );
-        }
-        return super::learners::multiclass::cv(&args.learn, args.folds, args.seed);
+    if super::multiclass_run::wanted(&args.learn) {
+        return super::multiclass_run::cv(&args.learn, args.folds, args.seed);
     }
     let problems = load_selected(&args.learn.problems, &args.learn.problem)?;
     // A .conf file's learner settings apply to each learner of the list in turn.

@@ -154,10 +154,10 @@ fn evaluate_model(
 }
 
 fn run_model(args: &EvaluateArgs, path: &std::path::Path) -> anyhow::Result<()> {
-    let algorithm = model_file::algorithm_of(path)?;
-    if algorithm.as_deref() == Some(crate::learn::multiclass::ALGORITHM) {
-        return super::evaluate_multiclass::run(args, path);
+    if let Some((algorithm, classes)) = model_file::multiclass_of(path)? {
+        return super::evaluate_multiclass::run(args, path, &algorithm, &classes);
     }
+    let algorithm = model_file::algorithm_of(path)?;
     if args.label_column.is_some() {
         anyhow::bail!(
             "--label-column reads labelled examples for a multi-class model; {} is a {} model, \

@@ -1,6 +1,8 @@
-//! `oxilearn evaluate --model MC.json` for a saved multi-class model: its multi-class
-//! measures on labelled examples (any multi-class input of `learn --algorithm multiclass`,
-//! `--label-column` for a TSV file), with the keys of `learn --test`.
+//! `oxilearn evaluate --model MC.json` for a saved multi-class model (the rule learner's,
+//! or a tree's fitted on a multi-class problem): its multi-class measures on labelled
+//! examples (any multi-class input of `learn`, `--label-column` for a TSV file), with the
+//! keys of `learn --test`. The rule model is scored with its rules (which one-vs-rest
+//! theories fire), any other through its predictions.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -9,10 +11,12 @@ use anyhow::{Context, bail};
 use serde::Serialize;
 
 use super::args::EvaluateArgs;
+use super::multiclass_run::{confusion_lines, scores_line};
 use super::{kb_source, model_file, print_json_one_or_many};
-use crate::learn::multiclass::MultiClassModel;
-use crate::learn::multiclass::experiment::{labelled, outcomes};
-use crate::learn::multiclass::measures::{Scores, score};
+use crate::KnowledgeBase;
+use crate::learn::experiment::multiclass::{Classifier, Predicted, evaluate, labelled};
+use crate::learn::multiclass::ALGORITHM;
+use crate::learn::multiclass::measures::Scores;
 use crate::learn::semantics_name;
 use crate::oracle::{IndividualSet, Semantics};
 use crate::problem::{LearningProblem, MultiClassProblem, load_multiclass};
@@ -21,8 +25,10 @@ use crate::problem::{LearningProblem, MultiClassProblem, load_multiclass};
 #[derive(Serialize)]
 struct MultiClassEvaluationJson {
     problem: String,
-    algorithm: &'static str,
-    combine: &'static str,
+    algorithm: String,
+    /// The rule model's combination method.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    combine: Option<&'static str>,
     semantics: Semantics,
     classes: Vec<String>,
     /// Examples evaluated, per class.
@@ -74,19 +80,21 @@ fn problems(args: &EvaluateArgs, classes: &[String]) -> anyhow::Result<Vec<Multi
         .collect()
 }
 
-/// `evaluate --model` with a multi-class model.
-pub fn run(args: &EvaluateArgs, path: &Path) -> anyhow::Result<()> {
-    // The model's classes are needed to read the labels: read them without a KB first.
-    let classes = model_classes(path)?;
-    let problems = problems(args, &classes)?;
+/// `evaluate --model` with a multi-class model of `algorithm` and `classes`
+/// ([`model_file::multiclass_of`]).
+pub fn run(
+    args: &EvaluateArgs,
+    path: &Path,
+    algorithm: &str,
+    classes: &[String],
+) -> anyhow::Result<()> {
+    // The model's classes are read without a KB: they label the examples.
+    let problems = problems(args, classes)?;
     let binary: Vec<LearningProblem> = problems.iter().flat_map(|p| p.one_vs_rest()).collect();
     let scope = kb_source::learning_scope(&args.kb, &binary, false);
     let fallback = problems.iter().find_map(|p| p.kb_file.clone());
     let kb = kb_source::open_kb(&args.kb, fallback, scope)?;
-    let mut model = model_file::load_multiclass(path, &kb)?;
-    if let Some(s) = args.semantics {
-        model.semantics = s;
-    }
+    let (classifier, combine) = load(args, path, &kb, algorithm, classes)?;
     let mut results = Vec::new();
     for p in &problems {
         let examples = labelled(kb.signature(), p)?;
@@ -94,67 +102,67 @@ pub fn run(args: &EvaluateArgs, path: &Path) -> anyhow::Result<()> {
             kb.signature().individual_count(),
             examples.iter().map(|e| e.0),
         );
-        let outcomes = outcomes(kb.oracle(), &model, &examples, &set)?;
-        results.push(result(p, &model, score(model.classes(), &outcomes)));
+        let (scores, _) = evaluate(kb.oracle(), classifier.as_ref(), &examples, &set)?;
+        results.push(MultiClassEvaluationJson {
+            problem: p.name.clone(),
+            algorithm: algorithm.to_owned(),
+            combine,
+            semantics: classifier.model().semantics(),
+            classes: classes.to_vec(),
+            examples: classes
+                .iter()
+                .enumerate()
+                .map(|(i, c)| (c.clone(), p.examples.iter().filter(|e| e.1 == i).count()))
+                .collect(),
+            scores,
+        });
     }
     if args.json {
         return print_json_one_or_many(&results);
     }
+    let name = match combine {
+        Some(c) => format!("{algorithm} {c}"),
+        None => algorithm.to_owned(),
+    };
     outln!(
-        "model: {} (multiclass {}, {} world)",
+        "model: {} ({name}, {} world)",
         path.display(),
-        model.combination.method.name(),
-        semantics_name(model.semantics)
+        semantics_name(classifier.model().semantics())
     );
     for r in &results {
-        let s = &r.scores;
         let counts: Vec<String> = r.examples.iter().map(|(c, n)| format!("{c} {n}")).collect();
         outln!("problem {} ({})", r.problem, counts.join(", "));
-        outln!(
-            "  accuracy {:.4}, multi-model accuracy {:.4}, average recall {:.4}, weighted AUC {}",
-            s.accuracy,
-            s.multi_model_accuracy,
-            s.average_recall,
-            s.weighted_auc
-                .map_or_else(|| "n/a".to_owned(), |a| format!("{a:.4}"))
-        );
+        outln!("  {}", scores_line(&r.scores));
         outln!("  confusion (rows actual, columns predicted):");
-        for (c, row) in s.confusion.classes.iter().zip(&s.confusion.matrix) {
-            let cells: Vec<String> = row.iter().map(|n| format!("{n:>4}")).collect();
-            outln!("    {c:>12} {}", cells.join(""));
+        for line in confusion_lines(&r.scores, "    ") {
+            outln!("{line}");
         }
     }
     Ok(())
 }
 
-fn result(
-    p: &MultiClassProblem,
-    model: &MultiClassModel,
-    scores: Scores,
-) -> MultiClassEvaluationJson {
-    let classes = model.classes().to_vec();
-    let examples = classes
-        .iter()
-        .enumerate()
-        .map(|(i, c)| (c.clone(), p.examples.iter().filter(|e| e.1 == i).count()))
-        .collect();
-    MultiClassEvaluationJson {
-        problem: p.name.clone(),
-        algorithm: crate::learn::multiclass::ALGORITHM,
-        combine: model.combination.method.name(),
-        semantics: model.semantics,
-        classes,
-        examples,
-        scores,
+/// The saved model under `--semantics` when given, with the rule model's combination.
+fn load(
+    args: &EvaluateArgs,
+    path: &Path,
+    kb: &KnowledgeBase,
+    algorithm: &str,
+    classes: &[String],
+) -> anyhow::Result<(Box<dyn Classifier>, Option<&'static str>)> {
+    if algorithm == ALGORITHM {
+        let mut model = model_file::load_multiclass(path, kb)?;
+        if let Some(s) = args.semantics {
+            model.semantics = s;
+        }
+        let combine = model.combination.method.name();
+        return Ok((Box::new(model), Some(combine)));
     }
-}
-
-/// The `classes` of a saved multi-class model's body.
-fn model_classes(path: &Path) -> anyhow::Result<Vec<String>> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-    let doc: serde_json::Value = serde_json::from_str(&text)
-        .with_context(|| format!("{}: not a model document", path.display()))?;
-    serde_json::from_value(doc["model"]["classes"].clone())
-        .with_context(|| format!("{}: a multiclass model without its classes", path.display()))
+    let mut model = model_file::load(path, kb)?.model;
+    if let Some(s) = args.semantics {
+        model = model
+            .with_semantics(s)
+            .with_context(|| format!("the model {}", path.display()))?;
+    }
+    let classes = classes.to_vec();
+    Ok((Box::new(Predicted { model, classes }), None))
 }

@@ -113,10 +113,10 @@ pub(super) fn learn_one(
 }
 
 pub fn run(mut args: LearnArgs) -> anyhow::Result<()> {
-    // Multi-class problems are not positive/negative ones: their own pipeline.
-    if super::learners::multiclass::handles(&args) {
-        super::learners::entry_for(&args)?;
-        return super::learners::multiclass::learn(args);
+    // Multi-class problems (by the problems file, or the rule learner's) are not
+    // positive/negative ones: their own pipeline, for every learner that fits them.
+    if super::multiclass_run::wanted(&args) {
+        return super::multiclass_run::learn(args);
     }
     let mut problems = describe_class::load(&args)?;
     super::conf_defaults::apply(&mut args, &problems);

@@ -294,7 +294,8 @@ pub fn fit_problem(
     fit_training(prep, args, training, label)
 }
 
-fn fit_training(
+/// One run of the prepared learner on `training` (any kind the learner takes).
+pub fn fit_training(
     prep: &Prepared,
     args: &LearnArgs,
     training: TrainingSet,

@@ -32,6 +32,8 @@ mod learn;
 mod learner;
 mod learners;
 mod model_file;
+mod multiclass_learner;
+mod multiclass_run;
 mod options;
 mod predict;
 mod problems;

@@ -25,20 +25,46 @@ pub fn load_with_text(path: &Path, kb: &KnowledgeBase) -> anyhow::Result<(Loaded
     Ok((loaded, text))
 }
 
-/// The `algorithm` a saved model document names, read before any KB is opened (commands
-/// whose handling depends on it, e.g. multi-class models, decide what to open from it).
-/// `None` when the file is not a model document: loading it later gives the precise error.
-pub fn algorithm_of(path: &Path) -> anyhow::Result<Option<String>> {
+/// A saved model document as JSON, read before any KB is opened (commands whose handling
+/// depends on the model, e.g. multi-class models, decide what to open from it). `None`
+/// when the file is not JSON: loading it later gives the precise error.
+fn document_of(path: &Path) -> anyhow::Result<Option<serde_json::Value>> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-    let doc: serde_json::Value = match serde_json::from_str(&text) {
-        Ok(v) => v,
-        Err(_) => return Ok(None),
+    Ok(serde_json::from_str(&text).ok())
+}
+
+/// The `algorithm` a saved model document names (`None`: not a model document).
+pub fn algorithm_of(path: &Path) -> anyhow::Result<Option<String>> {
+    Ok(document_of(path)?.and_then(|doc| {
+        doc.get("algorithm")
+            .and_then(|a| a.as_str())
+            .map(str::to_owned)
+    }))
+}
+
+/// A saved multi-class model's algorithm and classes: the rule learner's, or a tree's
+/// (tdt, trf) fitted on a multi-class problem. `None` for a model of one class (a binary
+/// tree included) or a file that is not a model document.
+pub fn multiclass_of(path: &Path) -> anyhow::Result<Option<(String, Vec<String>)>> {
+    let Some(doc) = document_of(path)? else {
+        return Ok(None);
     };
-    Ok(doc
-        .get("algorithm")
-        .and_then(|a| a.as_str())
-        .map(str::to_owned))
+    let Some(algorithm) = doc.get("algorithm").and_then(|a| a.as_str()) else {
+        return Ok(None);
+    };
+    let body = &doc["model"];
+    let rules = algorithm == crate::learn::multiclass::ALGORITHM;
+    if !rules && (body.get("classes").is_none() || body["binary"].as_bool() != Some(false)) {
+        return Ok(None);
+    }
+    let classes = serde_json::from_value(body["classes"].clone()).with_context(|| {
+        format!(
+            "{}: a {algorithm} model without its classes",
+            path.display()
+        )
+    })?;
+    Ok(Some((algorithm.to_owned(), classes)))
 }
 
 /// A saved multi-class model as its concrete type (its rules and classes), warnings to stderr.
@@ -63,17 +89,22 @@ pub fn load_multiclass(
 /// Refuses a multi-class model in a command that needs a model of one class (`export`,
 /// `enrich`), before any KB is read, saying why and what to use instead.
 pub fn refuse_multiclass(path: &Path, command: &str, why: &str) -> anyhow::Result<()> {
-    if algorithm_of(path)?.as_deref() == Some(crate::learn::multiclass::ALGORITHM) {
-        anyhow::bail!(
-            "{} is a multi-class model (algorithm multiclass: one-vs-rest rules of several \
-             classes, combined into one classifier that gives each individual a label), not a \
-             model of one class: {command} {why}. Use `oxilearn predict --kb KB --model {} --json` for \
-             each individual's label, probability and class distribution, and `oxilearn \
-             evaluate --kb KB --model {} --problems LABELLED` for its multi-class measures",
-            path.display(),
-            path.display(),
-            path.display()
-        );
-    }
-    Ok(())
+    let Some((algorithm, _)) = multiclass_of(path)? else {
+        return Ok(());
+    };
+    let what = if algorithm == crate::learn::multiclass::ALGORITHM {
+        "one-vs-rest rules of several classes, combined into one classifier that gives each \
+         individual a label"
+    } else {
+        "a classifier of several classes that gives each individual a label"
+    };
+    anyhow::bail!(
+        "{} is a multi-class model (algorithm {algorithm}: {what}), not a model of one \
+         class: {command} {why}. Use `oxilearn predict --kb KB --model {} --json` for each \
+         individual's label, probability and class distribution, and `oxilearn evaluate --kb \
+         KB --model {} --problems LABELLED` for its multi-class measures",
+        path.display(),
+        path.display(),
+        path.display()
+    );
 }

@@ -3,6 +3,7 @@
 
 mod folds;
 mod metrics;
+pub mod multiclass;
 mod ranking;
 
 pub use folds::{Fold, FoldError, Summary, stratified_deal, stratified_folds};

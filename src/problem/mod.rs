@@ -19,7 +19,7 @@ mod source;
 use std::path::{Path, PathBuf};
 
 pub use error::ProblemError;
-pub use multiclass::{MultiClassProblem, load_multiclass};
+pub use multiclass::{MultiClassProblem, is_multiclass, load_multiclass};
 pub use select::{check_examples, select};
 pub use settings::{LearnerSettings, LocatedSetting, Setting};
 pub use source::ConfEndpoint;

@@ -159,6 +159,38 @@ pub fn load_multiclass(
     binary(path)
 }
 
+/// Whether the problems file `path` holds multi-class problems, for learners that read
+/// binary and multi-class ones alike: a TSV file (`.tsv`, or whose header names
+/// `label_column`) or JSON with `classes`. Binary problem files and directories (SML-Bench
+/// problems, one-vs-rest `.conf` files) are read as binary problems: only
+/// [`load_multiclass`] reads a directory as one multi-class problem. A file that cannot be
+/// read is not multi-class here (the binary reader then says why).
+pub fn is_multiclass(path: &Path, label_column: Option<&str>) -> bool {
+    if path.as_os_str().is_empty() || path.is_dir() {
+        return false;
+    }
+    if path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("tsv"))
+    {
+        return true;
+    }
+    let Ok(text) = read(path) else {
+        return false;
+    };
+    let header = text
+        .lines()
+        .map(|l| l.trim_end_matches('\r'))
+        .find(|l| !l.trim().is_empty() && !l.starts_with('#'));
+    if let (Some(column), Some(header)) = (label_column, header)
+        && header.contains('\t')
+        && header.split('\t').any(|n| n.trim() == column)
+    {
+        return true;
+    }
+    text.trim_start().starts_with("{") && matches!(json(path, &text), Ok(Some(_)))
+}
+
 /// A TSV file of labelled examples, which needs the name of its class column.
 fn tsv_with_column(
     path: &Path,
@@ -438,6 +470,32 @@ mod tests {
         let p = dir.join(name);
         std::fs::write(&p, text).unwrap();
         p
+    }
+
+    #[test]
+    fn multi_class_files_are_told_from_binary_ones() {
+        let tsv = temp("d.tsv", "id\tclass\nhttp://e/a\tfish\n");
+        assert!(is_multiclass(&tsv, None));
+        // A TSV without the extension, told by its header naming the label column.
+        let txt = temp("d.txt", "# zoo\nid\tclass\nhttp://e/a\tfish\n");
+        assert!(is_multiclass(&txt, Some("class")));
+        assert!(!is_multiclass(&txt, Some("kind")));
+        let json = temp(
+            "d.json",
+            r#"{"classes": {"fish": ["http://e/a"], "bird": ["http://e/b"]}}"#,
+        );
+        assert!(is_multiclass(&json, None));
+        // Binary problems stay binary, even with --label-column (for a --test TSV).
+        let binary = temp(
+            "b.json",
+            r#"{"problems": {"p": {"positive_examples": ["http://e/a"], "negative_examples": ["http://e/b"]}}}"#,
+        );
+        assert!(!is_multiclass(&binary, Some("class")));
+        let conf = temp("b.conf", "lp.positiveExamples = { \"http://e/a\" }\n");
+        assert!(!is_multiclass(&conf, Some("class")));
+        assert!(!is_multiclass(binary.parent().unwrap(), None));
+        assert!(!is_multiclass(&binary.with_file_name("missing.json"), None));
+        assert!(!is_multiclass(Path::new(""), None));
     }
 
     #[test]

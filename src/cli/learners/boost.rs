@@ -27,6 +27,7 @@ pub const OWL_BOOST: LearnerEntry = LearnerEntry {
     shared: SHARED,
     own: &[group::<BoostArgs>, group::<WeakArgs>],
     operator,
+    multi_class: false,
     build: build_boost,
     extras,
 };
@@ -38,6 +39,7 @@ pub const WFOIL_DL: LearnerEntry = LearnerEntry {
     shared: SHARED,
     own: &[group::<WeakArgs>],
     operator,
+    multi_class: false,
     build: build_wfoil,
     extras,
 };

@@ -25,6 +25,7 @@ pub const ENTRY: LearnerEntry = LearnerEntry {
         use_has_value: args.start.has_value,
         ..rho_options(&args.rho)
     },
+    multi_class: false,
     build,
     extras: |_, _, _, _| Ok(serde_json::Map::new()),
 };

@@ -27,6 +27,7 @@ pub const ENTRY: LearnerEntry = LearnerEntry {
         group::<ForestArgs>,
     ],
     operator: |args| rho_options(&args.rho),
+    multi_class: false,
     build,
     extras: |_, _, _, _| Ok(serde_json::Map::new()),
 };

@@ -58,6 +58,9 @@ pub struct LearnerEntry {
     pub own: &'static [FlagGroup],
     /// The operator's language for this learner.
     pub operator: fn(&LearnArgs) -> RhoOptions,
+    /// Whether it fits multi-class problems (`learn`, `cv` give it a problems file that is
+    /// one, see [`crate::problem::is_multiclass`]); the others learn binary ones only.
+    pub multi_class: bool,
     pub build: BuildFn,
     pub extras: ExtrasFn,
 }

@@ -1,39 +1,30 @@
 //! `--algorithm multiclass`: multi-class rule theories (MRL, MRSI, MRSU, CN2). The entry
-//! makes the learner known to the registry (flags, parameters); `learn` and `cv` of a
-//! multi-class problem run through [`learn`] and [`cv`] here. A multi-class problem (see
-//! [`crate::problem::load_multiclass`]) is opened like any other (its one-vs-rest problems
-//! give the examples' neighbourhood, see [`open`]); the learner fits a rule table, which one
-//! combination turns into the model. Cross-validation is the library's
-//! ([`crate::learn::multiclass::experiment`]), each fold fitted here with a progress bar.
+//! makes the learner known to the registry (flags, parameters); `learn` and `cv` run its
+//! problems through the multi-class pipeline (`cli::multiclass_run`), which this
+//! learner enters as [`Rules`]: it fits a rule table that one combination turns into the
+//! model, scored with its rules, and adds the combination, the rules and the default class
+//! to the JSON.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use anyhow::{Context, bail};
 use clap::Args;
+use serde::Serialize;
 
-use super::super::learner::{Prepared, cancelled, control, max_runtime, prepare, stats_line};
+use super::super::learner::{Prepared, control, max_runtime};
+use super::super::multiclass_learner::{Fit, MultiClassCli};
 use super::super::progress::SearchProgress;
 use super::LearnArgs;
 use super::celoe::{self, CeloeArgs, StartArgs};
 use super::{LearnerEntry, SharedFlags, group};
 use crate::KnowledgeBase;
 use crate::concept::Iri;
-use crate::eval::Summary;
-use crate::learn::Learner;
 use crate::learn::multiclass::RulesRun;
-use crate::learn::multiclass::experiment::{
-    self, CvSetup, CvSummary, ProblemCv, evaluate, labelled, summarize,
-};
-use crate::learn::multiclass::measures::Scores;
 use crate::learn::multiclass::{Combine, MultiClass, MultiClassModel, MultiClassParams};
-use crate::learn::{Model, RunStats, TrainingSet, document};
-use crate::oracle::IndividualSet;
+use crate::learn::{Learner, TrainingSet};
 use crate::problem::MultiClassProblem;
-use crate::problem::{LearningProblem, load_multiclass};
 use crate::refine::rho::{Rho, RhoOptions};
-use serde::Serialize;
-use std::collections::BTreeMap;
-use std::sync::Arc;
 
 pub const ENTRY: LearnerEntry = LearnerEntry {
     name: crate::learn::multiclass::ALGORITHM,
@@ -51,6 +42,7 @@ pub const ENTRY: LearnerEntry = LearnerEntry {
         use_has_value: args.start.has_value || !args.multiclass.no_has_value,
         ..celoe::rho_options(&args.rho)
     },
+    multi_class: true,
     build,
     extras: |_, _, _, _| Ok(serde_json::Map::new()),
 };
@@ -139,49 +131,6 @@ pub fn handles(args: &LearnArgs) -> bool {
     args.algorithm == crate::learn::multiclass::ALGORITHM
 }
 
-/// The problems of `--problems`, only those named by `--problem`.
-pub fn load(args: &LearnArgs) -> anyhow::Result<Vec<MultiClassProblem>> {
-    let path = &args.problems;
-    let all = load_multiclass(path, args.label_column.as_deref())
-        .with_context(|| format!("reading multi-class problems from {}", path.display()))?;
-    if args.problem.is_empty() {
-        return Ok(all);
-    }
-    let unknown: Vec<&String> = args
-        .problem
-        .iter()
-        .filter(|n| !all.iter().any(|p| &p.name == *n))
-        .collect();
-    if !unknown.is_empty() {
-        bail!(
-            "unknown problem(s) {:?} in {}; available: {}",
-            unknown,
-            path.display(),
-            all.iter()
-                .map(|p| p.name.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
-    }
-    Ok(all
-        .into_iter()
-        .filter(|p| args.problem.contains(&p.name))
-        .collect())
-}
-
-/// Opens the KB for `problem` (and the individuals of `extra`, e.g. a test file).
-fn open(
-    args: &LearnArgs,
-    problem: &MultiClassProblem,
-    extra: Option<&MultiClassProblem>,
-) -> anyhow::Result<Prepared> {
-    let mut scope: Vec<LearningProblem> = problem.one_vs_rest();
-    if let Some(e) = extra {
-        scope.extend(e.one_vs_rest());
-    }
-    prepare(args, &scope, None)
-}
-
 /// One rule as printed in JSON.
 #[derive(Serialize)]
 struct RuleJson {
@@ -192,27 +141,22 @@ struct RuleJson {
     coverage: BTreeMap<String, usize>,
 }
 
-/// The JSON of one `learn` run.
+/// The learner's fields after `algorithm`.
 #[derive(Serialize)]
-struct LearnJson {
-    problem: String,
-    algorithm: &'static str,
+pub struct Head {
     combine: &'static str,
-    classes: Vec<String>,
-    /// Training examples per class.
-    examples: BTreeMap<String, usize>,
+}
+
+/// The learner's fields after `examples`.
+#[derive(Serialize)]
+pub struct Body {
     /// In the order the method reads them (MRL: the list).
     rules: Vec<RuleJson>,
     default_class: String,
-    train: Scores,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    test: Option<Scores>,
-    stats: RunStats,
-    #[serde(skip)]
-    description: String,
 }
 
-fn learner_run(
+/// One fit of the rule table of `training`, the problem's ignored classes hidden.
+pub fn learner_run(
     args: &LearnArgs,
     prep: &Prepared,
     problem: &MultiClassProblem,
@@ -230,102 +174,11 @@ fn learner_run(
     let mut run = run.with_context(|| format!("learning {label}"))?;
     run.stats.load_ms = prep.load_ms;
     run.stats.signature_ms = prep.signature_ms;
-    use crate::learn::Learner as _;
     Ok((run, learner.parameters()))
 }
 
-/// `learn --algorithm multiclass`.
-pub fn learn(args: LearnArgs) -> anyhow::Result<()> {
-    let problems = load(&args)?;
-    if args.test_file.is_some() && problems.len() != 1 {
-        bail!(
-            "--test evaluates one problem: select one of the {} with --problem",
-            problems.len()
-        );
-    }
-    if args.save_model.is_some() && problems.len() != 1 {
-        bail!(
-            "--save-model saves one model: select one of the {} problems with --problem",
-            problems.len()
-        );
-    }
-    let mut results = Vec::new();
-    for problem in &problems {
-        if cancelled() {
-            break;
-        }
-        let test = match &args.test_file {
-            Some(path) => {
-                let mut t = load_multiclass(path, args.label_column.as_deref())
-                    .with_context(|| format!("reading the test examples {}", path.display()))?;
-                if t.len() != 1 {
-                    bail!(
-                        "{} holds {} problems; --test takes one",
-                        path.display(),
-                        t.len()
-                    );
-                }
-                Some(
-                    t.remove(0)
-                        .relabel(path, &problem.classes)
-                        .with_context(|| format!("reading the test examples {}", path.display()))?,
-                )
-            }
-            None => None,
-        };
-        let prep = open(&args, problem, test.as_ref())?;
-        let examples = labelled(prep.kb.signature(), problem)?;
-        let training = TrainingSet::multi_class(problem.classes.clone(), examples.clone())?;
-        let (run, parameters) = learner_run(&args, &prep, problem, &training, &problem.name)?;
-        let combine = args.multiclass.combine;
-        let semantics = args.semantics;
-        let model =
-            MultiClassModel::new(run.table, combine, args.multiclass.combine_seed, semantics);
-        let among = training.context(prep.kb.signature().individual_count());
-        let oracle = prep.kb.oracle();
-        let (train, _) = evaluate(oracle, &model, &examples, &among)?;
-        let test = match &test {
-            Some(t) => {
-                let ex = labelled(prep.kb.signature(), t)?;
-                let set = IndividualSet::from_ids(among.universe(), ex.iter().map(|e| e.0));
-                Some(evaluate(oracle, &model, &ex, &among.union(&set))?.0)
-            }
-            None => None,
-        };
-        if let Some(path) = &args.save_model {
-            let text =
-                document::to_json(&model, parameters, Some(&problem.name), prep.kb.signature())
-                    .with_context(|| {
-                        format!("saving the model of {} to {}", problem.name, path.display())
-                    })?;
-            crate::enrich::file::write_atomically(path, text.as_bytes())?;
-        }
-        results.push(learn_json(
-            &prep.kb, problem, &model, run.stats, train, test,
-        ));
-        std::mem::forget(prep);
-    }
-    if let Some(path) = &args.report {
-        super::super::report::write(path, &results)?;
-    }
-    if args.json {
-        super::super::print_json(&results)?;
-    } else {
-        for r in &results {
-            print_learn(r)?;
-        }
-    }
-    Ok(())
-}
-
-fn learn_json(
-    kb: &KnowledgeBase,
-    problem: &MultiClassProblem,
-    model: &MultiClassModel,
-    stats: RunStats,
-    train: Scores,
-    test: Option<Scores>,
-) -> LearnJson {
+/// The rules in the order the method reads them, and the default rule's class.
+fn body(kb: &KnowledgeBase, model: &MultiClassModel) -> Body {
     let t = &model.table;
     let c = &model.combination;
     let order: Vec<usize> = if c.method == Combine::Mrl {
@@ -345,12 +198,7 @@ fn learn_json(
             .position(|&n| n == most)
             .unwrap_or(0)
     };
-    LearnJson {
-        problem: problem.name.clone(),
-        algorithm: crate::learn::multiclass::ALGORITHM,
-        combine: c.method.name(),
-        classes: t.classes.clone(),
-        examples: per_class(t.class_counts(&t.all_examples())),
+    Body {
         rules: order
             .iter()
             .map(|&r| {
@@ -364,151 +212,49 @@ fn learn_json(
             })
             .collect(),
         default_class: t.classes[default_class].clone(),
-        train,
-        test,
-        stats,
-        description: model.describe(kb.vocabulary()),
     }
 }
 
-fn scores_line(s: &Scores) -> String {
-    format!(
-        "accuracy {:.4}, multi-model accuracy {:.4}, average recall {:.4}, weighted AUC {}",
-        s.accuracy,
-        s.multi_model_accuracy,
-        s.average_recall,
-        s.weighted_auc
-            .map_or_else(|| "n/a".to_owned(), |a| format!("{a:.4}"))
-    )
-}
+/// The rule learner in the multi-class pipeline: its rule table combined by `--combine`.
+pub struct Rules;
 
-fn print_learn(r: &LearnJson) -> anyhow::Result<()> {
-    let counts: Vec<String> = r.examples.iter().map(|(c, n)| format!("{c} {n}")).collect();
-    outln!(
-        "problem {} ({} classes: {}), multiclass, combine {}",
-        r.problem,
-        r.classes.len(),
-        counts.join(", "),
-        r.combine
-    );
-    for line in r.description.lines() {
-        outln!("  {line}");
+impl MultiClassCli for Rules {
+    type Fitted = MultiClassModel;
+    type Head = Head;
+    type Body = Body;
+
+    fn fit(
+        &self,
+        args: &LearnArgs,
+        prep: &Prepared,
+        problem: &MultiClassProblem,
+        training: TrainingSet,
+        label: &str,
+    ) -> anyhow::Result<Fit<MultiClassModel>> {
+        let (run, parameters) = learner_run(args, prep, problem, &training, label)?;
+        let m = &args.multiclass;
+        Ok(Fit {
+            fitted: MultiClassModel::new(run.table, m.combine, m.combine_seed, args.semantics),
+            stats: run.stats,
+            parameters,
+        })
     }
-    outln!("  train: {}", scores_line(&r.train));
-    if let Some(t) = &r.test {
-        outln!("  test:  {}", scores_line(t));
-        outln!(
-            "  test confusion (rows actual, columns predicted: {}):",
-            t.confusion.classes.join(", ")
-        );
-        for (c, row) in t.confusion.classes.iter().zip(&t.confusion.matrix) {
-            let cells: Vec<String> = row.iter().map(|n| format!("{n:>4}")).collect();
-            outln!("    {c:>12} {}", cells.join(""));
+
+    fn head(&self, args: &LearnArgs) -> Head {
+        Head {
+            combine: args.multiclass.combine.name(),
         }
     }
-    outln!("  stats: {}", stats_line(&r.stats));
-    Ok(())
-}
 
-/// Stratified `k`-fold cross-validation of `problem` with the learner of `args`, one rule
-/// table per fold combined by each of `methods` (Ctrl-C stops before the next fold).
-pub fn cross_validate(
-    args: &LearnArgs,
-    problem: &MultiClassProblem,
-    k: usize,
-    seed: u64,
-    methods: &[Combine],
-) -> anyhow::Result<ProblemCv> {
-    let prep = open(args, problem, None)?;
-    let examples = labelled(prep.kb.signature(), problem)?;
-    let setup = CvSetup {
-        classes: &problem.classes,
-        examples: &examples,
-        universe: prep.kb.signature().individual_count(),
-        folds: k,
-        seed,
-        methods,
-        combine_seed: args.multiclass.combine_seed,
-        semantics: args.semantics,
-    };
-    let out = experiment::cross_validate(prep.kb.oracle(), &setup, &mut |i,
-                                                                         training|
-     -> anyhow::Result<
-        Option<RulesRun>,
-    > {
-        if cancelled() {
-            return Ok(None);
-        }
-        let label = format!("{} fold {}/{k}", problem.name, i + 1);
-        Ok(Some(
-            learner_run(args, &prep, problem, &training, &label)?.0,
-        ))
-    })
-    .with_context(|| format!("problem {}", problem.name))?;
-    std::mem::forget(prep);
-    Ok(out)
-}
+    fn body(&self, kb: &KnowledgeBase, fitted: &MultiClassModel) -> Body {
+        body(kb, fitted)
+    }
 
-#[derive(Serialize)]
-struct CvJson {
-    problem: String,
-    algorithm: &'static str,
-    combine: &'static str,
-    folds: usize,
-    folds_completed: usize,
-    seed: u64,
-    #[serde(flatten)]
-    summary: CvSummary,
-    /// Rules and cost of each fold's fit.
-    per_fold: Vec<RunStats>,
-}
-
-/// `cv --algorithm multiclass`.
-pub fn cv(args: &LearnArgs, folds: usize, seed: u64) -> anyhow::Result<()> {
-    if args.test_file.is_some() {
-        bail!("cv holds out its own folds; --test is for learn");
+    fn titles(&self, args: &LearnArgs) -> (String, String) {
+        let combine = args.multiclass.combine.name();
+        (
+            format!("multiclass, combine {combine}"),
+            format!("multiclass {combine}"),
+        )
     }
-    let problems = load(args)?;
-    let method = args.multiclass.combine;
-    let mut results = Vec::new();
-    for p in &problems {
-        let r = cross_validate(args, p, folds, seed, &[method])?;
-        let summary = summarize(&r.classes, &r.methods[0]);
-        results.push(CvJson {
-            problem: p.name.clone(),
-            algorithm: crate::learn::multiclass::ALGORITHM,
-            combine: method.name(),
-            folds: r.folds,
-            folds_completed: r.completed,
-            seed,
-            summary,
-            per_fold: r.fold_stats,
-        });
-    }
-    if args.json {
-        super::super::print_json(&results)?;
-        return Ok(());
-    }
-    for r in &results {
-        let s = &r.summary;
-        let ms = |x: &Summary| format!("{:.4} ± {:.4}", x.mean, x.sd);
-        outln!(
-            "problem {}, multiclass {}, {} folds ({} completed), seed {}",
-            r.problem,
-            r.combine,
-            r.folds,
-            r.folds_completed,
-            r.seed
-        );
-        outln!("  accuracy             {}", ms(&s.accuracy));
-        outln!("  multi-model accuracy {}", ms(&s.multi_model_accuracy));
-        outln!("  average recall       {}", ms(&s.average_recall));
-        outln!(
-            "  weighted AUC         {} (pooled {})",
-            ms(&s.weighted_auc),
-            s.pooled_weighted_auc
-                .map_or_else(|| "n/a".to_owned(), |a| format!("{a:.4}"))
-        );
-    }
-    Ok(())
 }

@@ -36,6 +36,7 @@ pub const ENTRY: LearnerEntry = LearnerEntry {
     ]),
     own: &[group::<TbcArgs>],
     operator,
+    multi_class: false,
     build,
     extras,
 };

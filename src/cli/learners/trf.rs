@@ -27,6 +27,7 @@ pub const ENTRY: LearnerEntry = LearnerEntry {
     ]),
     own: &[group::<TreeArgs>, borrowed_flags],
     operator: |args| rho_options(&args.rho),
+    multi_class: true,
     build,
     extras: |_, _, _, _| Ok(serde_json::Map::new()),
 };

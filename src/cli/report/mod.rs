@@ -55,7 +55,10 @@ pub fn kind_of(v: &Value) -> Option<Kind> {
     let first = v.as_array()?.first()?;
     if first.get("per_fold").is_some() {
         Some(Kind::Cv)
-    } else if first.get("rules").is_some() && first.get("classes").is_some() {
+    } else if first.get("classes").is_some()
+        && (first.get("rules").is_some() || first.get("train").is_some())
+    {
+        // `learn` of a multi-class problem: the rule learner's, or any learner's scores.
         Some(Kind::MultiClass)
     } else if first.get("solutions").is_some() {
         Some(Kind::Learn)

@@ -1,5 +1,5 @@
-//! Multi-class results: the rules and the confusion matrices (training, and test when
-//! given) as heat maps.
+//! Multi-class results: the rules (the rule learner's) and the confusion matrices
+//! (training, and test when given) as heat maps.
 
 use serde_json::Value;
 
@@ -35,9 +35,12 @@ pub fn confusion_map(v: &Value, part: &str) -> Option<HeatMap> {
 }
 
 pub fn section(v: &Value) -> anyhow::Result<String> {
-    let mut out = String::from(
-        "<h2>Rules</h2><table><tr><th>class</th><th>rule (Manchester syntax)</th><th>coverage</th></tr>",
-    );
+    let mut out = String::new();
+    if v.get("rules").is_some() {
+        out.push_str(
+            "<h2>Rules</h2><table><tr><th>class</th><th>rule (Manchester syntax)</th><th>coverage</th></tr>",
+        );
+    }
     for r in v["rules"].as_array().into_iter().flatten() {
         let coverage = r["coverage"]
             .as_object()
@@ -54,7 +57,10 @@ pub fn section(v: &Value) -> anyhow::Result<String> {
             esc(r["manchester"].as_str().unwrap_or(""))
         ));
     }
-    out.push_str("</table><h2>Confusion</h2><table><tr><th>part</th><th class=\"num\">accuracy</th><th class=\"num\">average recall</th></tr>");
+    if v.get("rules").is_some() {
+        out.push_str("</table>");
+    }
+    out.push_str("<h2>Confusion</h2><table><tr><th>part</th><th class=\"num\">accuracy</th><th class=\"num\">average recall</th></tr>");
     for part in ["train", "test"] {
         if v[part].is_object() {
             out.push_str(&format!(

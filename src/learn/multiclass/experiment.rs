@@ -1,57 +1,19 @@
-//! Multi-class examples over a knowledge base, their measures, and stratified k-fold
-//! cross-validation of the rule learner: each fold learns one rule table on its training
-//! part and combines it with every method asked for, so the methods are compared on the
-//! same rules. The folds come from [`crate::eval::stratified_deal`], the one deal of every
-//! split in the crate; the caller fits each fold (progress, budget, cancellation are its
-//! business) and this module does the folds, the combination and the scoring.
+//! The rule learner's multi-class experiments, on the learner-generic ones
+//! ([`crate::learn::experiment::multiclass`]): its model's outcomes say which one-vs-rest
+//! theories fire and what decided (the rule model is a [`Classifier`] of its own), and
+//! its cross-validation learns one rule table per fold and combines it with every method
+//! asked for, so the methods are compared on the same rules. The caller fits each fold
+//! (progress, budget, cancellation are its business).
 
 use std::collections::BTreeMap;
 
-use serde::Serialize;
-
-use super::measures::{ConfusionMatrix, Outcome, Scores, score};
+use super::measures::{Outcome, Scores};
 use super::{Combine, MultiClassModel, RulesRun};
-use crate::eval::{FoldError, Summary, stratified_deal};
-use crate::learn::{LearnError, RunStats, TrainingSet};
-use crate::oracle::{IndividualId, IndividualSet, MembershipOracle, Semantics, Signature};
-use crate::problem::MultiClassProblem;
+use crate::learn::experiment::multiclass::{self as generic, Classifier, FoldFit, FoldSetup};
+use crate::learn::{LearnError, Model, RunStats, TrainingSet};
+use crate::oracle::{IndividualId, IndividualSet, MembershipOracle, Semantics};
 
-/// Examples of a problem that are not individuals of the KB (all of them, the message
-/// showing the first ten).
-#[derive(Debug, thiserror::Error)]
-#[error(
-    "problem {problem}: {} example(s) are not individuals of the KB: {}{}",
-    missing.len(),
-    missing.iter().take(10).cloned().collect::<Vec<_>>().join(", "),
-    if missing.len() > 10 { ", …" } else { "" }
-)]
-pub struct UnknownExamples {
-    pub problem: String,
-    pub missing: Vec<String>,
-}
-
-/// The examples of `problem` as (individual, class) in individual order.
-pub fn labelled(
-    signature: &Signature,
-    problem: &MultiClassProblem,
-) -> Result<Vec<(IndividualId, usize)>, UnknownExamples> {
-    let mut out = Vec::new();
-    let mut missing = Vec::new();
-    for (iri, c) in &problem.examples {
-        match signature.individual_id(iri) {
-            Some(id) => out.push((id, *c)),
-            None => missing.push(iri.as_str().to_owned()),
-        }
-    }
-    if !missing.is_empty() {
-        return Err(UnknownExamples {
-            problem: problem.name.clone(),
-            missing,
-        });
-    }
-    out.sort_by_key(|(id, _)| *id);
-    Ok(out)
-}
+pub use crate::learn::experiment::multiclass::{CvSummary, UnknownExamples, labelled};
 
 /// Each example's outcome under `model` (the oracle asked over `among`).
 pub fn outcomes(
@@ -89,8 +51,27 @@ pub fn evaluate(
     examples: &[(IndividualId, usize)],
     among: &IndividualSet,
 ) -> Result<(Scores, Vec<Outcome>), LearnError> {
-    let outcomes = outcomes(oracle, model, examples, among)?;
-    Ok((score(model.classes(), &outcomes), outcomes))
+    generic::evaluate(oracle, model, examples, among)
+}
+
+/// The rule model scores with its rules: which one-vs-rest theories fire, what decided.
+impl Classifier for MultiClassModel {
+    fn model(&self) -> &dyn Model {
+        self
+    }
+
+    fn classes(&self) -> &[String] {
+        MultiClassModel::classes(self)
+    }
+
+    fn outcomes(
+        &self,
+        oracle: &dyn MembershipOracle,
+        examples: &[(IndividualId, usize)],
+        among: &IndividualSet,
+    ) -> Result<Vec<Outcome>, LearnError> {
+        outcomes(oracle, self, examples, among)
+    }
 }
 
 /// The out-of-fold results of one combination method.
@@ -125,100 +106,66 @@ pub struct CvSetup<'a> {
     pub semantics: Semantics,
 }
 
-/// Stratified `k`-fold cross-validation: `fit(fold, training)` learns a fold's rule table
-/// (`None`: cancelled, no later fold starts), each method combines it and is scored on the
-/// fold's test part. Every fold's training set has all examples as its context.
+/// Stratified `k`-fold cross-validation ([`generic::cross_validate`]): `fit(fold,
+/// training)` learns a fold's rule table (`None`: cancelled, no later fold starts), each
+/// method combines it and is scored on the fold's test part.
 pub fn cross_validate<E: From<LearnError>>(
     oracle: &dyn MembershipOracle,
     setup: &CvSetup<'_>,
     fit: &mut dyn FnMut(usize, TrainingSet) -> Result<Option<RulesRun>, E>,
 ) -> Result<ProblemCv, E> {
-    let (examples, k) = (setup.examples, setup.folds);
-    let labels: Vec<usize> = examples.iter().map(|e| e.1).collect();
-    if labels.len() < k {
-        return Err(LearnError::from(FoldError::TooFewItems {
-            folds: k,
-            items: labels.len(),
-        })
-        .into());
-    }
-    let folds = stratified_deal(&labels, k, setup.seed).map_err(LearnError::from)?;
-    let all = IndividualSet::from_ids(setup.universe, examples.iter().map(|e| e.0));
-    let mut out = ProblemCv {
-        classes: setup.classes.to_vec(),
-        class_counts: (0..setup.classes.len())
-            .map(|c| labels.iter().filter(|&&l| l == c).count())
-            .collect(),
+    let folds = FoldSetup {
+        classes: setup.classes,
+        examples: setup.examples,
+        universe: setup.universe,
+        folds: setup.folds,
+        seed: setup.seed,
+    };
+    let cv = generic::cross_validate(oracle, &folds, &mut |i, training| -> Result<_, E> {
+        let Some(run) = fit(i, training)? else {
+            return Ok(None);
+        };
+        let classifiers = setup
+            .methods
+            .iter()
+            .map(|&method| {
+                let model = MultiClassModel::new(
+                    run.table.clone(),
+                    method,
+                    setup.combine_seed,
+                    setup.semantics,
+                );
+                Box::new(model) as Box<dyn Classifier>
+            })
+            .collect();
+        Ok(Some(FoldFit {
+            classifiers,
+            stats: run.stats,
+        }))
+    })?;
+    let mut per_method = cv.classifiers.into_iter();
+    Ok(ProblemCv {
         methods: setup
             .methods
             .iter()
-            .map(|&method| MethodCv {
-                method,
-                folds: Vec::new(),
-                pooled: Vec::new(),
+            .map(|&method| {
+                let m = per_method.next().unwrap_or_default();
+                MethodCv {
+                    method,
+                    folds: m.folds,
+                    pooled: m.pooled,
+                }
             })
             .collect(),
-        fold_stats: Vec::new(),
-        folds: k,
-        completed: 0,
-    };
-    for (i, test_idx) in folds.iter().enumerate() {
-        let test: Vec<(IndividualId, usize)> = test_idx.iter().map(|&j| examples[j]).collect();
-        let train: Vec<(IndividualId, usize)> = (0..examples.len())
-            .filter(|j| test_idx.binary_search(j).is_err())
-            .map(|j| examples[j])
-            .collect();
-        let training =
-            TrainingSet::multi_class(setup.classes.to_vec(), train)?.with_context(all.clone());
-        let Some(run) = fit(i, training)? else { break };
-        for m in &mut out.methods {
-            let model = MultiClassModel::new(
-                run.table.clone(),
-                m.method,
-                setup.combine_seed,
-                setup.semantics,
-            );
-            let (scores, outcomes) = evaluate(oracle, &model, &test, &all)?;
-            m.folds.push(scores);
-            m.pooled.extend(outcomes);
-        }
-        out.fold_stats.push(run.stats);
-        out.completed += 1;
-    }
-    Ok(out)
-}
-
-/// `{mean, sd, folds}` of each measure over the folds, the summed confusion and the pooled
-/// weighted AUC.
-#[derive(Serialize)]
-pub struct CvSummary {
-    pub accuracy: Summary,
-    pub multi_model_accuracy: Summary,
-    pub average_recall: Summary,
-    /// Over the folds where it is defined (a fold needs a class with members and
-    /// non-members among its test examples).
-    pub weighted_auc: Summary,
-    /// Over every fold's test predictions together.
-    pub pooled_weighted_auc: Option<f64>,
-    /// Shares of all folds' test examples decided by the default rule, and by MRSI's
-    /// majority fallback (empty intersection).
-    pub default_rule_share: f64,
-    pub majority_share: f64,
-    pub confusion: ConfusionMatrix,
+        classes: cv.classes,
+        class_counts: cv.class_counts,
+        fold_stats: cv.fold_stats,
+        folds: cv.folds,
+        completed: cv.completed,
+    })
 }
 
 /// The summary of one method's cross-validation.
 pub fn summarize(classes: &[String], m: &MethodCv) -> CvSummary {
-    let of = |f: fn(&Scores) -> f64| Summary::of(m.folds.iter().map(f).collect());
-    let pooled = score(classes, &m.pooled);
-    CvSummary {
-        default_rule_share: pooled.default_rule_share,
-        majority_share: pooled.majority_share,
-        accuracy: of(|s| s.accuracy),
-        multi_model_accuracy: of(|s| s.multi_model_accuracy),
-        average_recall: of(|s| s.average_recall),
-        weighted_auc: Summary::of(m.folds.iter().filter_map(|s| s.weighted_auc).collect()),
-        pooled_weighted_auc: pooled.weighted_auc,
-        confusion: ConfusionMatrix::sum(classes, m.folds.iter().map(|s| &s.confusion)),
-    }
+    generic::summarize(classes, &m.folds, &m.pooled)
 }

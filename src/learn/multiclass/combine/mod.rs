@@ -71,18 +71,8 @@ pub struct Decision {
     pub by: DecidedBy,
 }
 
-/// What decided an example's class.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DecidedBy {
-    /// MRL: this rule, the first of the list that fires.
-    Rule(usize),
-    /// A rule set: the firing rules' coverage.
-    Rules,
-    /// No rule fires: the default rule.
-    DefaultRule,
-    /// MRSI: the firing rules' coverages share no example; the training majority.
-    Majority,
-}
+/// What decided an example's class (the crate's multi-class measures read it).
+pub use crate::eval::multiclass::DecidedBy;
 
 /// Fits `method` on the rule table; `seed` breaks ties (MRL's order, the default class,
 /// and later the classes tied in a prediction).

@@ -9,6 +9,11 @@
 //! fold that was running is kept with `completed: false` (its fit stopped with
 //! [`Termination::Cancelled`]), later folds are not started, and the summaries are over the
 //! completed folds only.
+//!
+//! Multi-class problems have their own measures and folds ([`multiclass`]), for any model
+//! of a multi-class training set.
+
+pub mod multiclass;
 
 use super::{
     Examples, FitResult, LearnError, Learner, Model, RunControl, Termination, TrainingSet,
