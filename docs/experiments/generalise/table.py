@@ -4,7 +4,7 @@ import csv, sys
 from collections import defaultdict
 
 rows = list(csv.DictReader(open(sys.argv[1] if len(sys.argv) > 1 else "target/generalise/results.tsv"), delimiter="\t"))
-algos = ["celoe", "tdt", "trf", "multiclass"]
+algos = sys.argv[2].split(",") if len(sys.argv) > 2 else ["celoe", "tdt", "trf", "multiclass"]
 acc = defaultdict(dict)
 meta = {}
 for r in rows:
