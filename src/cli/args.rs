@@ -292,26 +292,6 @@ pub enum BenchCommand {
     /// The same problem on the KB replicated k times: time to the first test, signature and
     /// search time, tests/s, queries per test, peak RSS, same best solution (issue 9).
     Scale(super::bench_scale::BenchScaleArgs),
-    /// Multi-class rule theories: MRL, MRSI, MRSU and CN2 by stratified k-fold CV on each
-    /// data set (one rule table per fold, combined four ways), a table per data set and
-    /// the Friedman average ranks.
-    Multiclass(BenchMulticlassArgs),
-}
-
-/// `bench multiclass`: the learner flags, `--problems` the first data set, `--dataset` more.
-#[derive(Debug, Args)]
-pub struct BenchMulticlassArgs {
-    #[command(flatten)]
-    pub learn: LearnArgs,
-    /// More data sets (multi-class problem files or folders; each KB from its `.conf`
-    /// files or the one KB file in its folder).
-    #[arg(long = "dataset", value_name = "PATH")]
-    pub dataset: Vec<PathBuf>,
-    #[arg(long, value_name = "K", default_value_t = 10)]
-    pub folds: usize,
-    /// Seed of the fold assignment.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
 }
 
 #[derive(Debug, Args)]

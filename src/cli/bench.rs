@@ -26,7 +26,6 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
         BenchCommand::Load(a) => load(a),
         BenchCommand::Learn(a) => super::bench_learn::run(a),
         BenchCommand::Scale(a) => super::bench_scale::run(a),
-        BenchCommand::Multiclass(a) => super::bench_multiclass::run(a),
     }
 }
 

@@ -12,7 +12,6 @@ mod apply_scope;
 mod args;
 mod bench;
 mod bench_learn;
-mod bench_multiclass;
 mod bench_scale;
 mod cluster;
 mod conf_defaults;
@@ -81,8 +80,6 @@ pub fn parse() -> Result<Cli, clap::Error> {
         Command::Cv(a) => a.learn.explicit = explicit,
         Command::Bench(b) => {
             if let args::BenchCommand::Learn(a) = &mut b.what {
-                a.learn.explicit = explicit;
-            } else if let args::BenchCommand::Multiclass(a) = &mut b.what {
                 a.learn.explicit = explicit;
             }
         }
