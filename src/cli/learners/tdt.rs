@@ -46,7 +46,7 @@ pub const MAX_DEPTH: usize = 10;
 /// The neighbourhood features the command line asks for.
 pub fn features(args: &LearnArgs) -> FeatureParams {
     FeatureParams {
-        frequency_threshold: args.start.frequency_threshold,
+        frequency_threshold: args.values.frequency_threshold,
         depth: args.trees.feature_depth,
         max_thresholds: args.trees.max_thresholds,
         ..FeatureParams::default()
