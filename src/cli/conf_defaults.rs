@@ -50,7 +50,10 @@ fn set(args: &mut LearnArgs, s: &Setting) {
         Setting::StartBonus(f) => args.celoe.start_bonus = *f,
         Setting::GainBonus(f) => args.celoe.gain_bonus = *f,
         Setting::RefinementPenalty(f) => args.celoe.refinement_penalty = *f,
-        Setting::UseHasValue(b) => args.start.has_value = *b,
+        Setting::UseHasValue(b) => {
+            args.values.has_value = *b;
+            args.values.no_has_value = !b;
+        }
         Setting::UseNegation(b) => args.rho.no_negation = !b,
         Setting::UseAll(b) => args.rho.no_all = !b,
         Setting::UseExists(b) => args.rho.no_exists = !b,
@@ -59,7 +62,7 @@ fn set(args: &mut LearnArgs, s: &Setting) {
         Setting::UseNumbers(b) => args.rho.no_numbers = !b,
         Setting::UseInverse(b) => args.rho.inverse = *b,
         Setting::CardinalityLimit(n) => args.rho.cardinality_limit = *n,
-        Setting::FrequencyThreshold(n) => args.start.frequency_threshold = *n,
+        Setting::FrequencyThreshold(n) => args.values.frequency_threshold = *n,
         Setting::OpenWorld(open) => {
             args.semantics = if *open {
                 Semantics::Open
@@ -68,6 +71,13 @@ fn set(args: &mut LearnArgs, s: &Setting) {
             };
         }
     }
+}
+
+/// Whether the command line gave `flag` or its negation (`--no-has-value` for `has-value`).
+fn given(args: &LearnArgs, flag: &str) -> bool {
+    args.explicit
+        .iter()
+        .any(|f| f == flag || f.strip_prefix("no-") == Some(flag))
 }
 
 /// Whether the learner named `algorithm` takes `flag`.
@@ -140,7 +150,7 @@ fn apply_settings(args: &mut LearnArgs, settings: &LearnerSettings) -> Vec<Strin
     }
     for s in &settings.settings {
         let flag = flag_of(&s.setting);
-        if matches!(flag, "algorithm" | "semantics") || args.explicit.iter().any(|f| f == flag) {
+        if matches!(flag, "algorithm" | "semantics") || given(args, flag) {
             continue;
         }
         if uses(&args.algorithm, flag) {

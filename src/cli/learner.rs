@@ -118,7 +118,7 @@ fn prepare_on(
             crate::learn::has_value::has_value_candidates(
                 kb.oracle(),
                 &seeds,
-                args.start.frequency_threshold,
+                args.values.frequency_threshold,
             )
             .context("listing the examples' successors for --has-value")?,
         );

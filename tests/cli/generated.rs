@@ -112,3 +112,78 @@ fn multi_class_rules_name_an_individual_by_default_and_with_has_value() {
         assert_eq!(run["test"]["accuracy"], 1.0, "{extra:?}: {}", run["test"]);
     }
 }
+
+/// CELOE's defaults name the projects (∃r.{a} is on where values are frequent among the
+/// examples) and generalise to the held-out split; `--no-has-value` takes ∃r.{a} away, and a
+/// DL-Learner `.conf` file's `useHasValue = false` does too.
+#[test]
+fn celoe_names_the_projects_by_default_and_not_without_has_value() {
+    let (kb, train, test) = (file("kb.nt"), file("train.json"), file("test.json"));
+    let run = |extra: &[&str], problems: &str| {
+        let mut line = vec!["learn", "--kb", &kb, "--problems", problems, "--json"];
+        line.extend(["--quiet", "--max-tests", "3000", "--max-runtime", "0"]);
+        line.extend(extra);
+        let v = json(&line);
+        if v.is_array() { v[0].clone() } else { v }
+    };
+    let names = |run: &serde_json::Value| {
+        run["solutions"][0]["manchester"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    let default = run(&["--test", &test], &train);
+    let best = names(&default);
+    assert!(
+        best.contains("worksOn value project8") && best.contains("worksOn value project9"),
+        "{best}"
+    );
+    assert_eq!(default["test"]["accuracy"], 1.0, "{}", default["test"]);
+
+    let without = run(&["--test", &test, "--no-has-value"], &train);
+    for s in without["solutions"].as_array().unwrap() {
+        let m = s["manchester"].as_str().unwrap();
+        assert!(!m.contains(" value "), "--no-has-value: {m}");
+    }
+    assert!(
+        without["test"]["accuracy"].as_f64().unwrap() < 1.0,
+        "{}",
+        without["test"]
+    );
+
+    // The same problem as a DL-Learner .conf with useHasValue = false: off again.
+    let dir = temp_path("generated", "celoe-conf");
+    std::fs::create_dir_all(&dir).unwrap();
+    let p: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&train).unwrap()).unwrap();
+    let list = |key: &str| {
+        p[0][key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| format!("\"{}\"", i.as_str().unwrap()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    for use_has_value in [true, false] {
+        let conf = dir.join(format!("nodes-{use_has_value}.conf"));
+        let text = format!(
+            "lp.type = \"posNegStandard\"\nlp.positiveExamples = {{ {} }}\n\
+             lp.negativeExamples = {{ {} }}\nalg.type = \"celoe\"\n\
+             op.useHasValue = {use_has_value}\n",
+            list("positives"),
+            list("negatives")
+        );
+        std::fs::write(&conf, text).unwrap();
+        let from_conf = run(&[], conf.to_str().unwrap());
+        let named = from_conf["solutions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|s| s["manchester"].as_str().unwrap().contains(" value "));
+        assert_eq!(
+            named, use_has_value,
+            "useHasValue = {use_has_value}: {from_conf}"
+        );
+    }
+}

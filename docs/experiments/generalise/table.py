@@ -1,10 +1,11 @@
-"""Markdown table of target/generalise/results.tsv: test accuracy per problem and learner,
-then the means (all problems, and per noise level)."""
+"""Markdown table of target/generalise/results.tsv (or the file given): test accuracy per
+problem and learner (the learners in the file's order), then the means (all problems, and per
+noise level)."""
 import csv, sys
 from collections import defaultdict
 
 rows = list(csv.DictReader(open(sys.argv[1] if len(sys.argv) > 1 else "target/generalise/results.tsv"), delimiter="\t"))
-algos = sys.argv[2].split(",") if len(sys.argv) > 2 else ["celoe", "tdt", "trf", "multiclass"]
+algos = sys.argv[2].split(",") if len(sys.argv) > 2 else list(dict.fromkeys(r["algorithm"] for r in rows))
 acc = defaultdict(dict)
 meta = {}
 for r in rows:

@@ -20,9 +20,10 @@ pub const ENTRY: LearnerEntry = LearnerEntry {
         group::<CeloeArgs>,
         group::<SolutionArgs>,
         group::<StartArgs>,
+        group::<HasValueArgs>,
     ],
     operator: |args| RhoOptions {
-        use_has_value: args.start.has_value,
+        use_has_value: args.values.enabled(),
         ..rho_options(&args.rho)
     },
     multi_class: false,
@@ -30,8 +31,8 @@ pub const ENTRY: LearnerEntry = LearnerEntry {
     extras: |_, _, _, _| Ok(serde_json::Map::new()),
 };
 
-/// The full ρ language with the command line's switches (∃r.{a} is CELOE's alone: see its
-/// operator).
+/// The full ρ language with the command line's switches (∃r.{a} only for the learners that
+/// take [`HasValueArgs`]: see their operators).
 pub fn rho_options(a: &RhoArgs) -> RhoOptions {
     RhoOptions {
         use_negation: !a.no_negation,
@@ -153,19 +154,40 @@ pub struct SolutionArgs {
     pub mix_pool: usize,
 }
 
-/// CELOE's alone: where the search starts and the individuals it may name.
+/// CELOE's alone: where the search starts.
 #[derive(Debug, Args, Clone)]
-#[command(next_help_heading = "CELOE only (celoe)")]
+#[command(next_help_heading = "CELOE only (celoe, multiclass)")]
 pub struct StartArgs {
     /// Start the search from this class expression instead of owl:Thing.
     #[arg(long, value_name = "EXPR")]
     pub start_class: Option<String>,
-    /// Use ∃r.{a} (hasValue) for the individuals that at least --frequency-threshold
-    /// examples reach through r (DL-Learner's op.useHasValue).
+}
+
+/// The individuals ∃r.{a} (hasValue) may name: only successors frequent among the examples,
+/// so the candidates are bounded by the examples, never the KB's individuals. On by default:
+/// classes of held-out individuals often turn on a specific project, topic or place, and
+/// without ∃r.{a} CELOE cannot say so (issue 31). `--frequency-threshold` also sets the tree
+/// learners' ∃r.{o} features.
+#[derive(Debug, Args, Clone)]
+#[command(next_help_heading = "hasValue (celoe, forest-mixing, multiclass)")]
+pub struct HasValueArgs {
+    /// No ∃r.{a} (hasValue): DL-Learner's default (a `.conf` file's useHasValue = false).
+    #[arg(long, conflicts_with = "has_value")]
+    pub no_has_value: bool,
+    /// Use ∃r.{a} for the individuals that at least --frequency-threshold examples reach
+    /// through r (DL-Learner's op.useHasValue). The default: this flag only overrides a
+    /// `.conf` file's useHasValue = false.
     #[arg(long)]
     pub has_value: bool,
     /// Fewest examples that must share a successor for it to be a hasValue candidate
     /// (DL-Learner's op.frequencyThreshold).
     #[arg(long, value_name = "N", default_value_t = 3)]
     pub frequency_threshold: usize,
+}
+
+impl HasValueArgs {
+    /// Whether the operator proposes ∃r.{a}.
+    pub fn enabled(&self) -> bool {
+        !self.no_has_value
+    }
 }

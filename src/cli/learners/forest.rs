@@ -8,13 +8,13 @@ use clap::{Args, ValueEnum};
 
 use super::LearnArgs;
 use super::celoe::rho_options;
-use super::celoe::{CeloeArgs, SolutionArgs};
+use super::celoe::{CeloeArgs, HasValueArgs, SolutionArgs};
 use super::{LearnerEntry, SharedFlags, group};
 use crate::KnowledgeBase;
 use crate::learn::Learner;
 use crate::learn::forest::{ALGORITHM, ForestHeuristic, ForestMixing, ForestParams};
 use crate::learn::search::{OeHeuristic, ValidationSplit};
-use crate::refine::rho::Rho;
+use crate::refine::rho::{Rho, RhoOptions};
 
 pub const ENTRY: LearnerEntry = LearnerEntry {
     name: ALGORITHM,
@@ -25,8 +25,12 @@ pub const ENTRY: LearnerEntry = LearnerEntry {
         group::<CeloeArgs>,
         group::<SolutionArgs>,
         group::<ForestArgs>,
+        group::<HasValueArgs>,
     ],
-    operator: |args| rho_options(&args.rho),
+    operator: |args| RhoOptions {
+        use_has_value: args.values.enabled(),
+        ..rho_options(&args.rho)
+    },
     multi_class: false,
     build,
     extras: |_, _, _, _| Ok(serde_json::Map::new()),

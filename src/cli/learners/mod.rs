@@ -24,7 +24,7 @@ use crate::learn::{Examples, FitResult, Learner};
 use crate::refine::rho::{Rho, RhoOptions};
 
 use self::boost::{BoostArgs, WeakArgs};
-use self::celoe::{CeloeArgs, SolutionArgs, StartArgs};
+use self::celoe::{CeloeArgs, HasValueArgs, SolutionArgs, StartArgs};
 use self::forest::ForestArgs;
 use self::multiclass::MulticlassArgs;
 use self::tbc::TbcArgs;
@@ -527,6 +527,8 @@ pub struct LearnArgs {
     pub solutions: SolutionArgs,
     #[command(flatten)]
     pub start: StartArgs,
+    #[command(flatten)]
+    pub values: HasValueArgs,
     #[command(flatten)]
     pub tbc: TbcArgs,
     /// Boxed: the bench command enum holds these arguments and must stay small.

@@ -16,7 +16,7 @@ use super::super::learner::{Prepared, control, max_runtime};
 use super::super::multiclass_learner::{Fit, MultiClassCli};
 use super::super::progress::SearchProgress;
 use super::LearnArgs;
-use super::celoe::{self, CeloeArgs, StartArgs};
+use super::celoe::{self, CeloeArgs, HasValueArgs, StartArgs};
 use super::{LearnerEntry, SharedFlags, group};
 use crate::KnowledgeBase;
 use crate::concept::Iri;
@@ -36,10 +36,11 @@ pub const ENTRY: LearnerEntry = LearnerEntry {
     own: &[
         group::<CeloeArgs>,
         group::<StartArgs>,
+        group::<HasValueArgs>,
         group::<MulticlassArgs>,
     ],
     operator: |args| RhoOptions {
-        use_has_value: args.start.has_value || !args.multiclass.no_has_value,
+        use_has_value: args.values.enabled(),
         ..celoe::rho_options(&args.rho)
     },
     multi_class: true,
@@ -119,11 +120,6 @@ pub struct MulticlassArgs {
     /// A class rules must not use (repeatable; adds to a `.conf` file's ignoredConcepts).
     #[arg(long = "ignore-class", value_name = "IRI")]
     pub ignore_class: Vec<String>,
-    /// No ∃r.{a} (hasValue) in rules. By default rules may name the individuals that at
-    /// least --frequency-threshold examples reach through r (a project, a topic, an
-    /// element: what such classes often turn on); --has-value is then implied.
-    #[arg(long, conflicts_with = "has_value")]
-    pub no_has_value: bool,
 }
 
 /// Whether `args` selects the multi-class learner (its problems are multi-class).

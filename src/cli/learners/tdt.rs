@@ -47,7 +47,7 @@ pub const MAX_DEPTH: usize = 10;
 /// The neighbourhood features the command line asks for.
 pub fn features(args: &LearnArgs) -> FeatureParams {
     FeatureParams {
-        frequency_threshold: args.start.frequency_threshold,
+        frequency_threshold: args.values.frequency_threshold,
         depth: args.trees.feature_depth,
         max_thresholds: args.trees.max_thresholds,
         ..FeatureParams::default()
@@ -122,9 +122,11 @@ pub struct TreeArgs {
     /// Folds of the internal cross-validation choosing tdt's pruning (< 2: no pruning).
     #[arg(long, value_name = "N", default_value_t = 5)]
     pub prune_folds: usize,
-    /// trf: plain bootstrap samples instead of class-balanced ones.
+    /// trf: class-balanced bootstrap samples (Rizzo et al.'s, every class drawn equally often)
+    /// instead of plain ones: more recall on a minority class, but on noisy labels the
+    /// oversampled minority's flipped labels are memorised and accuracy drops.
     #[arg(long)]
-    pub no_balance: bool,
+    pub balance: bool,
     /// Seed of the trees' random choices (folds, bootstraps, feature subsets).
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub tree_seed: u64,

@@ -1,6 +1,6 @@
 //! `--algorithm trf` (alias `random-forest`): a terminological random forest, trees grown
-//! in parallel on class-balanced bootstraps with random feature subsets; scores are vote
-//! shares. It takes the tree options ([`super::tdt::TreeArgs`]), `--trees` (default
+//! in parallel on bootstraps (class-balanced with `--balance`) with random feature subsets;
+//! scores are vote shares. It takes the tree options ([`super::tdt::TreeArgs`]), `--trees` (default
 //! [`TREES`]), `--max-depth` (default [`MAX_DEPTH`]) and `--frequency-threshold`.
 
 use anyhow::Context;
@@ -16,8 +16,8 @@ use crate::refine::rho::Rho;
 
 pub const ENTRY: LearnerEntry = LearnerEntry {
     name: ALGORITHM,
-    about: "terminological random forest: trees on class-balanced bootstraps with random \
-            feature subsets, in parallel; predicts vote shares",
+    about: "terminological random forest: trees on bootstraps (class-balanced with --balance) \
+            with random feature subsets, in parallel; predicts vote shares",
     shared: SharedFlags::Only(&[
         "max-runtime",
         "no-negation",
@@ -44,7 +44,7 @@ pub fn params(args: &LearnArgs) -> anyhow::Result<TrfParams> {
         trees: args.forest.trees.unwrap_or(TREES),
         grow: grow_params(args, MAX_DEPTH, d.grow.refinements),
         features: features(args),
-        balance: !t.no_balance,
+        balance: t.balance,
         seed: t.tree_seed,
         semantics: args.semantics,
     };

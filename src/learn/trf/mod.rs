@@ -3,10 +3,14 @@
 //! bases", EKAW 2014; "Terminological random forests for imbalanced data").
 //!
 //! A forest of terminological decision trees ([`crate::learn::tdt`]) over the same
-//! neighbourhood features. Each tree is grown, unpruned, on its own bootstrap sample
-//! balanced by class: every class contributes the same number of draws with replacement
-//! (the training size over the number of classes), so a minority class is not voted down
-//! by the majority's sheer size. At each node a tree looks at a random subset of the
+//! neighbourhood features. Each tree is grown, unpruned, on its own bootstrap sample: a
+//! plain one by default, or with [`TrfParams::balance`] one balanced by class, every class
+//! contributing the same number of draws with replacement (the training size over the
+//! number of classes), so a minority class is not voted down by the majority's sheer size.
+//! Balancing is the papers' choice for imbalanced data, but not the default: with label
+//! noise the few minority examples are drawn many times each, their flipped labels are
+//! memorised by the unpruned trees, and held-out accuracy drops (issue 31's generated
+//! problems, docs/experiments/2026-12-07-generalise-defaults.md). At each node a tree looks at a random subset of the
 //! features (`feature_sample`, by default the square root of their number) and at the
 //! ρ-refinements of its parent's test. Trees are grown in parallel (rayon), each from its
 //! own seed derived from the forest's, so a seed gives the same forest on any number of
@@ -38,7 +42,7 @@ pub struct TrfParams {
     /// Per tree; `feature_sample` `None` means √(features).
     pub grow: GrowParams,
     pub features: FeatureParams,
-    /// Balanced bootstrap (else a plain one of the training size).
+    /// Balanced bootstrap (else, the default, a plain one of the training size).
     pub balance: bool,
     pub seed: u64,
     #[serde(serialize_with = "crate::learn::tdt::ser_semantics")]
@@ -57,7 +61,7 @@ impl Default for TrfParams {
                 refinements: 5,
             },
             features: FeatureParams::default(),
-            balance: true,
+            balance: false,
             seed: 1,
             semantics: Semantics::Closed,
         }
