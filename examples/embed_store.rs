@@ -34,7 +34,7 @@ fn run() -> Result<(), Box<dyn Error>> {
     // 1. The platform's own store. oxilearn only reads it; here it is filled with a file,
     //    but any store the platform maintains will do (in memory or on disk).
     let store = Store::new()?;
-    let report = oxilearn::kb::load_file(&store, &kb_file, None)?;
+    let report = oxilearn::files::load_file(&store, &kb_file, None)?;
     for warning in &report.warnings {
         eprintln!("warning: {}: {warning}", report.path.display());
     }

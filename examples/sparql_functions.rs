@@ -40,7 +40,7 @@ fn run() -> Result<(), Box<dyn Error>> {
 
     // The platform's store; oxilearn opens a KnowledgeBase over it (sharing, not copying).
     let store = Store::new()?;
-    oxilearn::kb::load_file(&store, &kb_file, None)?;
+    oxilearn::files::load_file(&store, &kb_file, None)?;
     let kb = KnowledgeBase::from_store(store.clone())?;
 
     // A model to put inside SPARQL: CELOE on the problem, a bounded deterministic run.

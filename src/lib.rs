@@ -31,14 +31,28 @@ pub mod cli;
 pub mod concept;
 pub mod enrich;
 pub mod eval;
-pub mod kb;
+pub mod files;
 mod knowledge_base;
 pub mod learn;
 pub mod oracle;
+pub mod oxl;
 pub mod problem;
 pub mod refine;
 pub mod sparql_functions;
-pub mod vocab;
+
+/// The former name of [`files`] (loading KB files), renamed so that `kb` no longer
+/// stands both for that module and for a [`KnowledgeBase`].
+#[deprecated(note = "renamed `oxilearn::files`")]
+pub mod kb {
+    pub use crate::files::*;
+}
+
+/// The former name of [`oxl`] (oxilearn's own RDF terms), renamed so that it is not
+/// mistaken for [`concept::Vocabulary`] (the KB's names).
+#[deprecated(note = "renamed `oxilearn::oxl`")]
+pub mod vocab {
+    pub use crate::oxl::*;
+}
 
 /// Endpoint signature caches on disk (`KnowledgeBaseBuilder::signature_cache`).
 #[cfg(feature = "http")]
@@ -52,3 +66,19 @@ pub use knowledge_base::{
 // versions oxilearn was built with (`oxilearn::oxigraph::store::Store`).
 pub use oxigraph;
 pub use spargebra;
+
+#[cfg(test)]
+mod renamed {
+    /// Programs written against the old module names still build (with a deprecation
+    /// warning) and get the same items.
+    #[test]
+    #[allow(deprecated)]
+    fn the_old_module_names_still_resolve() {
+        use std::any::type_name;
+        assert_eq!(
+            type_name::<crate::kb::KbFormat>(),
+            type_name::<crate::files::KbFormat>()
+        );
+        assert_eq!(crate::vocab::NS, crate::oxl::NS);
+    }
+}

@@ -28,7 +28,7 @@ use clap::{Args, ValueEnum};
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::kb::replicate_file;
+use crate::files::replicate_file;
 
 #[derive(Debug, Args)]
 pub struct BenchScaleArgs {

@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use super::options::KbArgs;
 use crate::concept::Iri;
-use crate::kb::{self, KbFormat, LoadReport};
+use crate::files::{self, KbFormat, LoadReport};
 use crate::knowledge_base::{KnowledgeBase, KnowledgeBaseBuilder};
 use crate::oracle::backend::{Auth, HttpOptions};
 use crate::oracle::{IndividualScope, Neighbourhood, OracleOptions, Signature};
@@ -90,7 +90,7 @@ pub fn load_files(
     let mut reports = Vec::with_capacity(files.len());
     for file in files {
         reports.push(
-            kb::load_file(&store, file, format)
+            files::load_file(&store, file, format)
                 .with_context(|| format!("loading {}", file.display()))?,
         );
     }

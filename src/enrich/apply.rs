@@ -200,7 +200,7 @@ fn not_schema(x: &Variable) -> Expression {
                 vec![Expression::Variable(x.clone())],
             ),
             Expression::Literal(oxigraph::model::Literal::new_simple_literal(
-                crate::vocab::OWN_PREFIX,
+                crate::oxl::OWN_PREFIX,
             )),
         ],
     );

@@ -6,7 +6,7 @@ use oxigraph::model::{Literal, NamedNode, Quad, Term};
 
 use super::ModelIdentity;
 use crate::learn::Prediction;
-use crate::vocab;
+use crate::oxl;
 
 /// One run: which model, which class, into which graph.
 #[derive(Clone, Debug)]
@@ -49,12 +49,12 @@ pub fn provenance_quads(run: &Enrichment<'_>) -> Vec<Quad> {
         graph: run.graph.clone(),
         quads: Vec::new(),
     };
-    let model = iri(&vocab::model_iri(&run.model.fingerprint));
+    let model = iri(&oxl::model_iri(&run.model.fingerprint));
     let activity = activity_iri(run);
-    out.add(&run.graph, rdf::TYPE.into(), iri(vocab::PREDICTION_GRAPH));
+    out.add(&run.graph, rdf::TYPE.into(), iri(oxl::PREDICTION_GRAPH));
     out.add(
         &run.graph,
-        iri(vocab::PROV_WAS_GENERATED_BY),
+        iri(oxl::PROV_WAS_GENERATED_BY),
         activity.clone(),
     );
     describe_activity(&mut out, run, &activity, &model);
@@ -92,7 +92,7 @@ pub fn member_quads(
 
 /// The run's activity: one per model, graph and class, so a rerun finds it again.
 pub(crate) fn activity_iri(run: &Enrichment<'_>) -> NamedNode {
-    iri(&vocab::enrichment_iri(
+    iri(&oxl::enrichment_iri(
         &run.model.fingerprint,
         run.graph.as_str(),
         run.class.as_str(),
@@ -113,43 +113,39 @@ fn describe_activity(
     activity: &NamedNode,
     model: &NamedNode,
 ) {
-    out.add(activity, rdf::TYPE.into(), iri(vocab::PROV_ACTIVITY));
-    out.add(activity, rdf::TYPE.into(), iri(vocab::ENRICHMENT));
-    out.add(activity, iri(vocab::PROV_USED), model.clone());
-    out.add(activity, iri(vocab::CLASS), run.class.clone());
+    out.add(activity, rdf::TYPE.into(), iri(oxl::PROV_ACTIVITY));
+    out.add(activity, rdf::TYPE.into(), iri(oxl::ENRICHMENT));
+    out.add(activity, iri(oxl::PROV_USED), model.clone());
+    out.add(activity, iri(oxl::CLASS), run.class.clone());
     if let Some(t) = run.threshold {
-        out.add(activity, iri(vocab::THRESHOLD), double(t));
+        out.add(activity, iri(oxl::THRESHOLD), double(t));
     }
     if let Some(at) = &run.ended_at {
         out.add(
             activity,
-            iri(vocab::PROV_ENDED_AT_TIME),
+            iri(oxl::PROV_ENDED_AT_TIME),
             Literal::new_typed_literal(at, xsd::DATE_TIME),
         );
     }
 }
 
 fn describe_model(out: &mut Graph, m: &ModelIdentity, model: &NamedNode) {
-    out.add(model, rdf::TYPE.into(), iri(vocab::MODEL));
-    out.add(model, rdf::TYPE.into(), iri(vocab::PROV_ENTITY));
-    out.add(model, iri(vocab::FINGERPRINT), text(&m.fingerprint));
-    out.add(model, iri(vocab::ALGORITHM), text(&m.algorithm));
+    out.add(model, rdf::TYPE.into(), iri(oxl::MODEL));
+    out.add(model, rdf::TYPE.into(), iri(oxl::PROV_ENTITY));
+    out.add(model, iri(oxl::FINGERPRINT), text(&m.fingerprint));
+    out.add(model, iri(oxl::ALGORITHM), text(&m.algorithm));
+    out.add(model, iri(oxl::PARAMETERS), text(&m.parameters.to_string()));
     out.add(
         model,
-        iri(vocab::PARAMETERS),
-        text(&m.parameters.to_string()),
-    );
-    out.add(
-        model,
-        iri(vocab::SIGNATURE_FINGERPRINT),
+        iri(oxl::SIGNATURE_FINGERPRINT),
         text(&m.signature_fingerprint),
     );
-    out.add(model, iri(vocab::DEFINITION), text(&m.definition));
+    out.add(model, iri(oxl::DEFINITION), text(&m.definition));
     if let Some(p) = &m.problem {
-        out.add(model, iri(vocab::PROBLEM), text(p));
+        out.add(model, iri(oxl::PROBLEM), text(p));
     }
     if let Some(t) = &m.training {
-        out.add(model, iri(vocab::TRAINING_MEASURES), text(&t.to_string()));
+        out.add(model, iri(oxl::TRAINING_MEASURES), text(&t.to_string()));
     }
 }
 
@@ -160,22 +156,22 @@ fn describe_prediction(
     x: &NamedNode,
     p: &Prediction,
 ) {
-    let node = iri(&vocab::prediction_iri(
+    let node = iri(&oxl::prediction_iri(
         &run.model.fingerprint,
         x.as_str(),
         run.class.as_str(),
     ));
-    out.add(&node, rdf::TYPE.into(), iri(vocab::PREDICTION));
-    out.add(&node, iri(vocab::INDIVIDUAL), x.clone());
-    out.add(&node, iri(vocab::CLASS), run.class.clone());
-    out.add(&node, iri(vocab::MEMBER), Literal::from(p.member));
-    out.add(&node, iri(vocab::PROV_WAS_GENERATED_BY), activity.clone());
+    out.add(&node, rdf::TYPE.into(), iri(oxl::PREDICTION));
+    out.add(&node, iri(oxl::INDIVIDUAL), x.clone());
+    out.add(&node, iri(oxl::CLASS), run.class.clone());
+    out.add(&node, iri(oxl::MEMBER), Literal::from(p.member));
+    out.add(&node, iri(oxl::PROV_WAS_GENERATED_BY), activity.clone());
     let values = [
-        (vocab::SCORE, p.score),
-        (vocab::PROBABILITY, p.probability),
-        (vocab::DEGREE, p.degree),
-        (vocab::LOWER, p.interval.map(|i| i.0)),
-        (vocab::UPPER, p.interval.map(|i| i.1)),
+        (oxl::SCORE, p.score),
+        (oxl::PROBABILITY, p.probability),
+        (oxl::DEGREE, p.degree),
+        (oxl::LOWER, p.interval.map(|i| i.0)),
+        (oxl::UPPER, p.interval.map(|i| i.1)),
     ];
     for (property, value) in values {
         if let Some(v) = value.filter(|v| v.is_finite()) {

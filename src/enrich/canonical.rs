@@ -9,7 +9,7 @@ use std::collections::HashMap;
 
 use oxigraph::model::{BlankNode, GraphName, NamedOrBlankNode, Quad, Term};
 
-use crate::vocab::fnv1a64;
+use crate::oxl::fnv1a64;
 
 /// Refinement rounds: enough for the chains of RDF lists and OWL restrictions.
 const ROUNDS: usize = 4;

@@ -4,7 +4,7 @@ use serde::Serialize;
 
 use crate::concept::Vocabulary;
 use crate::learn::document::LoadedModel;
-use crate::vocab::fnv1a64;
+use crate::oxl::fnv1a64;
 
 /// A saved model as the triples of an enrichment describe it.
 #[derive(Clone, Debug, PartialEq, Serialize)]

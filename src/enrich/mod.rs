@@ -1,6 +1,6 @@
 //! Writing a model's predictions back into a store: `?x rdf:type <Class>` for every predicted
 //! member, a prediction resource per member for scored models, and the provenance of the run
-//! (PROV-O), all in one named graph of oxilearn's own (vocabulary: [`crate::vocab`]).
+//! (PROV-O), all in one named graph of oxilearn's own (vocabulary: [`crate::oxl`]).
 //!
 //! The triples are a pure function of the model, the class, the graph and the predictions
 //! ([`build::enrichment_quads`]), so a rerun writes the same triples; prediction IRIs come
@@ -72,7 +72,7 @@ pub enum EnrichError {
     #[error(
         "the graph <{graph}> holds triples oxilearn did not write (no `<{graph}> a <{marker}>`): \
          refusing to change it; pass --force to write there anyway",
-        marker = crate::vocab::PREDICTION_GRAPH
+        marker = crate::oxl::PREDICTION_GRAPH
     )]
     ForeignGraph { graph: String },
     #[error("the store: {0}")]

@@ -32,7 +32,7 @@ use crate::concept::{Iri, role_depth, roles};
 use crate::knowledge_base::{Candidates, KnowledgeBase, ScopeQuery};
 use crate::learn::Model;
 use crate::oracle::Signature;
-use crate::vocab;
+use crate::oxl;
 
 /// Changed individuals asked about per neighbourhood query.
 const FRONTIER_CHUNK: usize = 200;
@@ -254,11 +254,11 @@ fn check_written_by(target: &dyn UpdateTarget, run: &Enrichment<'_>) -> Result<(
         "SELECT ?m ?t WHERE {{ GRAPH {g} {{ {activity} <{used}> ?m \
          OPTIONAL {{ {activity} <{threshold}> ?t }} }} }}",
         g = run.graph,
-        used = vocab::PROV_USED,
-        threshold = vocab::THRESHOLD,
+        used = oxl::PROV_USED,
+        threshold = oxl::THRESHOLD,
     );
     let table = select(target, "checking which run wrote the graph", &query)?;
-    let model = vocab::model_iri(&run.model.fingerprint);
+    let model = oxl::model_iri(&run.model.fingerprint);
     let row = table.rows.iter().find(
         |r| matches!(r.first().cloned().flatten(), Some(Term::NamedNode(n)) if n.as_str() == model),
     );
@@ -332,7 +332,7 @@ fn patch(
     if scored {
         let nodes: Vec<String> = iris
             .iter()
-            .map(|i| vocab::prediction_iri(&run.model.fingerprint, i.as_str(), run.class.as_str()))
+            .map(|i| oxl::prediction_iri(&run.model.fingerprint, i.as_str(), run.class.as_str()))
             .collect();
         parts.push(format!(
             "DELETE {{ GRAPH {g} {{ ?n ?p ?o }} }} WHERE {{ VALUES ?n {{ {} }} GRAPH {g} {{ ?n ?p ?o }} }}",
@@ -391,7 +391,7 @@ mod tests {
         let store = oxigraph::store::Store::new().unwrap();
         let path =
             std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/family/family.ttl");
-        crate::kb::load_file(&store, &path, None).unwrap();
+        crate::files::load_file(&store, &path, None).unwrap();
         let fam = |n: &str| format!("http://example.org/family#{n}");
         let kb = KnowledgeBase::builder().open_store(store.clone()).unwrap();
         let c = kb

@@ -13,7 +13,7 @@ use spargebra::{Query, SparqlParser};
 
 use super::{EnrichError, GraphState, Mode, WriteReport};
 use crate::oracle::backend::SolutionTable;
-use crate::vocab;
+use crate::oxl;
 
 /// Triples per `INSERT DATA` request by default.
 pub const DEFAULT_CHUNK: usize = 1000;
@@ -41,7 +41,7 @@ pub trait UpdateTarget: Send + Sync {
 pub fn staging_graph(graph: &NamedNode) -> NamedNode {
     NamedNode::new_unchecked(format!(
         "urn:oxilearn:staging:{:016x}",
-        vocab::fnv1a64(&[graph.as_str()])
+        oxl::fnv1a64(&[graph.as_str()])
     ))
 }
 
@@ -107,7 +107,7 @@ impl<'t> Staged<'t> {
             "checking the target graph",
             &format!(
                 "SELECT ?s WHERE {{ GRAPH {g} {{ ?s a <{}> FILTER(?s = {g}) }} }} LIMIT 1",
-                vocab::PREDICTION_GRAPH
+                oxl::PREDICTION_GRAPH
             ),
         )?;
         Ok(if marked.rows.is_empty() {

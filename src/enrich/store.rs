@@ -7,7 +7,7 @@ use oxigraph::store::Store;
 use super::staged::{DEFAULT_CHUNK, Staged, UpdateTarget};
 use super::{EnrichError, GraphState, Mode, WriteReport};
 use crate::oracle::backend::{EmbeddedBackend, SolutionTable, SparqlBackend};
-use crate::vocab;
+use crate::oxl;
 
 /// What `graph` holds in `store` (see [`GraphState`]).
 pub fn graph_state(store: &Store, graph: &NamedNode) -> Result<GraphState, EnrichError> {
@@ -23,7 +23,7 @@ pub fn graph_state(store: &Store, graph: &NamedNode) -> Result<GraphState, Enric
     let marker = QuadRef::new(
         graph.as_ref(),
         rdf::TYPE,
-        NamedNodeRef::new_unchecked(vocab::PREDICTION_GRAPH),
+        NamedNodeRef::new_unchecked(oxl::PREDICTION_GRAPH),
         graph.as_ref(),
     );
     let ours = store

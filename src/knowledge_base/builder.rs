@@ -10,7 +10,7 @@ use oxigraph::store::Store;
 #[cfg(feature = "http")]
 use super::signature_cache::{CacheOutcome, SignatureCache};
 use super::{KnowledgeBase, KnowledgeBaseError};
-use crate::kb::{self, KbFormat, LoadReport};
+use crate::files::{self, KbFormat, LoadReport};
 #[cfg(feature = "http")]
 use crate::oracle::backend::HttpOptions;
 use crate::oracle::backend::{EmbeddedBackend, QueryLog, SparqlBackend};
@@ -110,7 +110,7 @@ impl KnowledgeBaseBuilder {
         self.finish(backend, opened, start)
     }
 
-    /// Over a store the caller filled with [`kb::load_file`] (to time loading on its own,
+    /// Over a store the caller filled with [`files::load_file`] (to time loading on its own,
     /// say), with the reports of those loads: the triple count and the loader's warnings
     /// come from them, as with [`Self::open_files`].
     pub fn open_loaded(
@@ -123,7 +123,7 @@ impl KnowledgeBaseBuilder {
         self.finish(backend, Opened::loaded(store, reports), start)
     }
 
-    /// Loads the files into a fresh in-memory store (see [`kb::load_file`] for the formats).
+    /// Loads the files into a fresh in-memory store (see [`files::load_file`] for the formats).
     pub fn open_files<P: AsRef<Path>>(
         self,
         paths: &[P],
@@ -135,7 +135,7 @@ impl KnowledgeBaseBuilder {
         let store = Store::new().map_err(KnowledgeBaseError::Store)?;
         let mut reports = Vec::with_capacity(paths.len());
         for path in paths {
-            reports.push(kb::load_file(&store, path.as_ref(), self.format)?);
+            reports.push(files::load_file(&store, path.as_ref(), self.format)?);
         }
         let backend = self.logged(self.embedded(&store))?;
         self.finish(backend, Opened::loaded(store, reports), start)

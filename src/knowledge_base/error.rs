@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use oxigraph::store::StorageError;
 
 use crate::concept::ParseError;
-use crate::kb::LoadError;
+use crate::files::LoadError;
 use crate::learn::LearnError;
 use crate::oracle::OracleError;
 use crate::problem::ProblemError;

@@ -37,7 +37,7 @@ pub use page::Page;
 use signature_cache::CacheOutcome;
 
 use crate::concept::{self, Concept, Iri, Vocabulary};
-use crate::kb::LoadReport;
+use crate::files::LoadReport;
 use crate::learn::{Examples, splits};
 #[cfg(feature = "http")]
 use crate::oracle::backend::HttpOptions;
@@ -336,7 +336,7 @@ mod tests {
     fn a_store_loaded_by_the_caller_opens_with_its_reports_and_logs_its_queries() {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/family/family.ttl");
         let store = Store::new().unwrap();
-        let report = crate::kb::load_file(&store, &path, None).expect("loads");
+        let report = crate::files::load_file(&store, &path, None).expect("loads");
         let log =
             std::env::temp_dir().join(format!("oxilearn-open-loaded-{}.jsonl", std::process::id()));
         let kb = KnowledgeBase::builder()

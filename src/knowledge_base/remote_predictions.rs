@@ -9,7 +9,7 @@ use spargebra::term::NamedNode;
 
 use crate::oracle::OracleError;
 use crate::oracle::backend::{FromGraphs, SparqlBackend};
-use crate::vocab;
+use crate::oxl;
 
 /// The backend to read, and what was done to keep predictions out.
 pub struct Kept {
@@ -27,7 +27,7 @@ pub fn without_predictions(backend: Box<dyn SparqlBackend>) -> Result<Kept, Orac
         backend.as_ref(),
         &format!(
             "SELECT DISTINCT ?g WHERE {{ ?g a <{}> }} LIMIT 10000",
-            vocab::PREDICTION_GRAPH
+            oxl::PREDICTION_GRAPH
         ),
     )?;
     if marked.is_empty() {

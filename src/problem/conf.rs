@@ -7,12 +7,12 @@
 use std::collections::HashMap;
 use std::path::Path;
 
+use super::clean::{build, check_degrees, normalize_iri};
 use super::conf_syntax::{ConfValue, parse};
 use super::error::syntax_error;
-use super::examples::{build, check_degrees, normalize_iri};
 use super::source::{self, KnowledgeSource};
 use super::{LearnerSettings, LearningProblem, ProblemError, settings};
-use crate::kb::DL_LEARNER_NAMESPACE;
+use crate::files::DL_LEARNER_NAMESPACE;
 
 /// Prefixes DL-Learner knows without a `prefixes` declaration.
 const DEFAULT_PREFIXES: [(&str, &str); 4] = [

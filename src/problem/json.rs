@@ -8,7 +8,7 @@ use std::path::Path;
 use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use serde_json::Value;
 
-use super::examples::{build, check_degrees, normalize_iri};
+use super::clean::{build, check_degrees, normalize_iri};
 use super::{LearningProblem, ProblemError};
 
 /// Map entries in file order (serde_json's `Map` would sort them).

@@ -4,10 +4,10 @@
 //! read into the same [`LearningProblem`], with examples as full IRI strings, so nothing
 //! downstream cares where a problem came from.
 
+mod clean;
 mod conf;
 mod conf_syntax;
 mod error;
-mod examples;
 pub mod generate;
 mod json;
 mod multiclass;
@@ -41,7 +41,7 @@ pub struct LearningProblem {
     pub kb_file: Option<PathBuf>,
     /// The syntax of `kb_file` when the `.conf` file says it (`ks.type = "KB File"`,
     /// `import("x", "KB")`, a `.kb` file); `None`: detected when loading.
-    pub kb_format: Option<crate::kb::KbFormat>,
+    pub kb_format: Option<crate::files::KbFormat>,
     /// The SPARQL endpoint a `.conf` file names instead of a file (`ks.type = "SPARQL
     /// endpoint"`, `import("http://…", "SPARQL")`); the CLI's `--kb`/`--endpoint` win.
     pub endpoint: Option<ConfEndpoint>,

@@ -14,7 +14,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use super::examples::normalize_iri;
+use super::clean::normalize_iri;
 use super::{LearningProblem, ProblemError, load_problems};
 
 /// A multi-class learning problem.

@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::examples::{build, normalize_iri};
+use super::clean::{build, normalize_iri};
 use super::{LearningProblem, ProblemError};
 
 /// Problems of a directory: `DIR/lp/*/`, `DIR/*/` or `DIR` itself, whichever holds

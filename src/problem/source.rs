@@ -17,7 +17,7 @@ use std::str::FromStr;
 use super::ProblemError;
 use super::conf_syntax::{ConfFile, ConfValue};
 use super::error::syntax_error;
-use crate::kb::KbFormat;
+use crate::files::KbFormat;
 
 /// A SPARQL endpoint named by a `.conf` file.
 #[derive(Debug, Clone, PartialEq, Eq)]

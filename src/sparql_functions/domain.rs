@@ -233,7 +233,7 @@ mod tests {
     fn family(scope: IndividualScope) -> KnowledgeBase {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/family/family.ttl");
         let store = oxigraph::store::Store::new().unwrap();
-        crate::kb::load_file(&store, &path, None).unwrap();
+        crate::files::load_file(&store, &path, None).unwrap();
         // An undeclared class with an instance, a subject with only a literal, a predicate
         // the schema does not declare (with IRI objects).
         let n = NamedNodeRef::new_unchecked;

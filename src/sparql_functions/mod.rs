@@ -48,7 +48,7 @@
 //!
 //! let store = Store::new()?;
 //! let family = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/family/family.ttl");
-//! oxilearn::kb::load_file(&store, std::path::Path::new(family), None)?;
+//! oxilearn::files::load_file(&store, std::path::Path::new(family), None)?;
 //! // Opening reads the schema only; each call asks about its own individual.
 //! let functions = SparqlFunctions::over_store(store.clone())?;
 //! // (models come in with `functions.add_model_json("Uncle", &text)?`)

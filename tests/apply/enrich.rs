@@ -77,7 +77,7 @@ fn enrich_file(kb: &str, out: &Path, extra: &[&str]) -> serde_json::Value {
 
 fn load(path: &Path) -> Store {
     let store = Store::new().unwrap();
-    oxilearn::kb::load_file(&store, path, None).unwrap();
+    oxilearn::files::load_file(&store, path, None).unwrap();
     store
 }
 
@@ -119,7 +119,7 @@ fn the_graph_holds_exactly_the_predicted_members_and_reruns_are_identical() {
     let marker = oxigraph::model::QuadRef::new(
         NamedNodeRef::new(GRAPH).unwrap(),
         rdf::TYPE,
-        NamedNodeRef::new(oxilearn::vocab::PREDICTION_GRAPH).unwrap(),
+        NamedNodeRef::new(oxilearn::oxl::PREDICTION_GRAPH).unwrap(),
         NamedNodeRef::new(GRAPH).unwrap(),
     );
     assert!(store.contains(marker).unwrap());
@@ -636,8 +636,8 @@ fn scored_models_write_probabilities_and_thresholds_decide() {
         // One prediction resource per member, with the probability predict gave.
         let query = format!(
             "SELECT ?x ?p WHERE {{ GRAPH <{GRAPH}> {{ ?r <{}> ?x ; <{}> ?p }} }}",
-            oxilearn::vocab::INDIVIDUAL,
-            oxilearn::vocab::PROBABILITY
+            oxilearn::oxl::INDIVIDUAL,
+            oxilearn::oxl::PROBABILITY
         );
         let oxigraph::sparql::QueryResults::Solutions(rows) =
             oxigraph::sparql::SparqlEvaluator::new()

@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use oxigraph::store::Store;
 use oxilearn::concept::Iri;
-use oxilearn::kb::{copy_iri, load_file, replicate_file};
+use oxilearn::files::{copy_iri, load_file, replicate_file};
 use oxilearn::oracle::backend::{EmbeddedBackend, SolutionTable, SparqlBackend};
 use oxilearn::oracle::{IndividualScope, Neighbourhood, OracleError, OracleOptions, SparqlOracle};
 use oxilearn::problem::load_problems;

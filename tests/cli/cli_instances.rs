@@ -178,7 +178,7 @@ fn zero_limit_or_page_is_a_clear_error() {
 #[test]
 fn on_an_endpoint_whole_kb_answers_are_asked_for_by_name() {
     let store = oxigraph::store::Store::new().unwrap();
-    oxilearn::kb::load_file(&store, &common::repo_path(FAMILY), None).unwrap();
+    oxilearn::files::load_file(&store, &common::repo_path(FAMILY), None).unwrap();
     let endpoint = common::store_endpoint::store_endpoint(store, |_, _| false);
     let url = endpoint.url();
     let out = oxilearn(&["signature", "--endpoint", &url, "--json"]);

@@ -25,7 +25,7 @@ const FATHER: &str = "Male and hasChild some Thing";
 fn family_store() -> Store {
     let store = Store::new().unwrap();
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/family/family.ttl");
-    oxilearn::kb::load_file(&store, &path, None).expect("the family fixture loads");
+    oxilearn::files::load_file(&store, &path, None).expect("the family fixture loads");
     store
 }
 
@@ -294,7 +294,7 @@ fn cost_of_one_call(store: &Store, call: &str) -> (u64, u64) {
 fn one_call_costs_the_same_on_a_kb_ten_times_larger() {
     let small = family_store();
     let mut replicated = Vec::new();
-    oxilearn::kb::replicate_store(&small, 10, &mut replicated).unwrap();
+    oxilearn::files::replicate_store(&small, 10, &mut replicated).unwrap();
     let large = Store::new().unwrap();
     large
         .load_from_slice(RdfFormat::NTriples, &replicated)

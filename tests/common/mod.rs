@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use oxigraph::store::Store;
-use oxilearn::kb;
+use oxilearn::files;
 use oxilearn::oracle::backend::EmbeddedBackend;
 use oxilearn::oracle::reference::ReferenceOracle;
 use oxilearn::oracle::{OracleOptions, Signature, SparqlOracle};
@@ -60,7 +60,8 @@ pub fn endpoint_from_env(var: &str) -> Option<String> {
 pub fn store_of(files: &[PathBuf]) -> Store {
     let store = Store::new().expect("in-memory store");
     for f in files {
-        kb::load_file(&store, f, None).unwrap_or_else(|e| panic!("loading {}: {e}", f.display()));
+        files::load_file(&store, f, None)
+            .unwrap_or_else(|e| panic!("loading {}: {e}", f.display()));
     }
     store
 }

@@ -135,7 +135,7 @@ fn the_owl_output_reads_back_through_the_loader() {
     let subsumed = out["subsumptions"].as_array().unwrap().len();
     assert!(disjoint >= 1 && subsumed >= 1, "{out}");
     let store = oxilearn::oxigraph::store::Store::new().unwrap();
-    let report = oxilearn::kb::load_file(&store, &path, None).expect("the loader reads it");
+    let report = oxilearn::files::load_file(&store, &path, None).expect("the loader reads it");
     assert!(report.warnings.is_empty(), "{:?}", report.warnings);
     let count = |predicate: &str| {
         store

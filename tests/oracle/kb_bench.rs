@@ -14,7 +14,7 @@ fn carcinogenesis_load_speed() {
     }
     let mut best = f64::MAX;
     for _ in 0..5 {
-        let (triples, elapsed) = oxilearn::kb::measure_load(&path).expect("load");
+        let (triples, elapsed) = oxilearn::files::measure_load(&path).expect("load");
         assert_eq!(triples, 74_227);
         best = best.min(elapsed.as_secs_f64());
         println!("{triples} triples in {elapsed:?}");

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use oxigraph::model::{GraphNameRef, LiteralRef, NamedNode, NamedNodeRef, QuadRef, TermRef};
 use oxigraph::store::Store;
-use oxilearn::kb::{KbFormat, LoadError, load_file, load_file_into_graph, load_files};
+use oxilearn::files::{KbFormat, LoadError, load_file, load_file_into_graph, load_files};
 
 const RDF_TYPE: &str = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type";
 const RDFS_LABEL: &str = "http://www.w3.org/2000/01/rdf-schema#label";
@@ -28,7 +28,7 @@ fn has(store: &Store, s: &str, p: &str, o: TermRef<'_>) -> bool {
         .expect("store query")
 }
 
-fn load(name: &str) -> (Store, oxilearn::kb::LoadReport) {
+fn load(name: &str) -> (Store, oxilearn::files::LoadReport) {
     let store = Store::new().expect("store");
     let report = load_file(&store, &fixture(name), None)
         .unwrap_or_else(|e| panic!("loading {name} failed: {e}"));

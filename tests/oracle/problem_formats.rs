@@ -5,7 +5,7 @@ use crate::common::datasets;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use oxilearn::kb::KbFormat;
+use oxilearn::files::KbFormat;
 use oxilearn::problem::{
     LearningProblem, ProblemError, Setting, check_examples, load_multiclass, load_problems, select,
 };
@@ -331,7 +331,7 @@ fn real_examples_are_in_their_kbs() {
     ];
     for (problems, kb) in cases {
         let store = oxigraph::store::Store::new().expect("store");
-        oxilearn::kb::load_file(&store, &dir.join(kb), None).expect("kb");
+        oxilearn::files::load_file(&store, &dir.join(kb), None).expect("kb");
         let subjects: HashSet<String> = store
             .iter()
             .filter_map(Result::ok)
@@ -577,7 +577,7 @@ fn kb_conf_examples_are_individuals_of_the_kb() {
         let p = one(conf);
         let store = oxigraph::store::Store::new().expect("store");
         let file = p.kb_file.clone().expect("a KB file");
-        oxilearn::kb::load_file(&store, &file, p.kb_format).expect("the .kb loads");
+        oxilearn::files::load_file(&store, &file, p.kb_format).expect("the .kb loads");
         let subjects: HashSet<String> = store
             .iter()
             .map(|q| q.expect("quad").subject.to_string())

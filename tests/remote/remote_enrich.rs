@@ -226,7 +226,7 @@ fn graph_at(query_url: &str, graph: &str) -> BTreeSet<String> {
 
 /// The triples of `graph` the embedded run writes into its dataset file.
 fn graph_in_file(kb: &str, model: &str, graph: &str) -> BTreeSet<String> {
-    let out = temp(&format!("{}.nq", oxilearn::vocab::fnv1a64(&[model, graph])));
+    let out = temp(&format!("{}.nq", oxilearn::oxl::fnv1a64(&[model, graph])));
     json(&[
         "enrich",
         "--kb",
@@ -247,7 +247,7 @@ fn graph_in_file(kb: &str, model: &str, graph: &str) -> BTreeSet<String> {
 /// The triples of `graph` in the dataset file `path`, compared by value.
 fn graph_in_dataset(path: &std::path::Path, graph: &str) -> BTreeSet<String> {
     let store = oxigraph::store::Store::new().unwrap();
-    oxilearn::kb::load_file(&store, path, None).unwrap();
+    oxilearn::files::load_file(&store, path, None).unwrap();
     let g = oxigraph::model::NamedNodeRef::new(graph).unwrap();
     store
         .quads_for_pattern(
@@ -275,7 +275,7 @@ fn same_graph_as_embedded(query_url: &str, update_url: &str) {
         let graph = format!(
             "http://example.org/differential/{}/{}",
             std::process::id(),
-            oxilearn::vocab::fnv1a64(&[m])
+            oxilearn::oxl::fnv1a64(&[m])
         );
         let expected = graph_in_file(kb, m, &graph);
         assert!(expected.len() > 10, "{m}: {expected:?}");

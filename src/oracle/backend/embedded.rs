@@ -16,7 +16,7 @@ use crate::oracle::OracleError;
 /// The knowledge base is the store's default graph; when the store holds named graphs (a TriG
 /// or N-Quads file, a platform's own graphs) it is the union of all graphs, so data in named
 /// graphs is never silently ignored, except the graphs of predictions oxilearn wrote
-/// (marked `G a oxl:PredictionGraph`, see [`crate::vocab`]): learning on its own output
+/// (marked `G a oxl:PredictionGraph`, see [`crate::oxl`]): learning on its own output
 /// would feed predictions back as facts. [`EmbeddedBackend::including_predictions`] reads
 /// them too; [`EmbeddedBackend::default_graph_only`] reads the default graph alone. The
 /// graphs are listed when the backend is made: build a new one after writing predictions.
@@ -160,7 +160,7 @@ pub fn is_prediction_graph(store: &Store, graph: &NamedOrBlankNode) -> bool {
     let NamedOrBlankNode::NamedNode(name) = graph else {
         return false;
     };
-    let marker = NamedNodeRef::new_unchecked(crate::vocab::PREDICTION_GRAPH);
+    let marker = NamedNodeRef::new_unchecked(crate::oxl::PREDICTION_GRAPH);
     store
         .contains(QuadRef::new(name, rdf::TYPE, marker, name))
         .unwrap_or(false)

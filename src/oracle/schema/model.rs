@@ -212,7 +212,7 @@ impl Signature {
     /// oxilearn's own resources (`urn:oxilearn:…`: models, runs, predictions, staging).
     pub fn may_be_individual(&self, iri: &Iri) -> bool {
         !super::is_vocabulary(iri.as_str())
-            && !iri.as_str().starts_with(crate::vocab::OWN_PREFIX)
+            && !iri.as_str().starts_with(crate::oxl::OWN_PREFIX)
             && !self.classes.contains(iri)
             && !self.object_properties.contains_key(iri)
             && !self.data_properties.contains_key(iri)

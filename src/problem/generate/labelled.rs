@@ -13,7 +13,7 @@ use rand::SeedableRng;
 use rand::rngs::StdRng;
 
 use super::{Split, stratified};
-use crate::kb::load_file;
+use crate::files::load_file;
 
 /// The labelled problem and how many statements of the property were dropped.
 pub struct Labelled {
