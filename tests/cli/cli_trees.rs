@@ -1,7 +1,8 @@
 //! `--algorithm tdt` / `decision-tree` and `trf` / `random-forest` through the CLI: learn
 //! with defaults and save the model; `predict` with the saved tree gives exactly the
 //! instances of its exported expression (`instances`); the forest's predictions carry vote
-//! shares, and `enrich` writes its members with their scores.
+//! shares, and `enrich` writes its members with their scores; on `fixtures/assays` a tree
+//! splits on a boolean data value and a count.
 
 use crate::common;
 
@@ -109,4 +110,35 @@ fn a_forest_predicts_vote_shares_and_enrich_writes_its_members() {
     assert!(written.contains("http://example.org/Predicted"));
     let _ = std::fs::remove_file(&model);
     let _ = std::fs::remove_file(&out);
+}
+
+/// `fixtures/assays`: mutagenic = `assay value true` or at least two `Nitro` parts. With
+/// defaults a tree reaches held-out accuracy 1.0 through the boolean-value and count
+/// features, and `--max-counts 0` is accepted.
+#[test]
+fn a_tree_learns_a_boolean_outcome_and_a_count_on_held_out_compounds() {
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "learn",
+            "--kb",
+            "fixtures/assays/assays.ttl",
+            "--problems",
+            "fixtures/assays/train.json",
+            "--test",
+            "fixtures/assays/test.json",
+            "--algorithm",
+            "tdt",
+            "--quiet",
+            "--json",
+        ];
+        args.extend_from_slice(extra);
+        json(&args)
+    };
+    let learned = run(&[]);
+    assert_eq!(learned[0]["test"]["accuracy"], 1.0, "{learned}");
+    let expression = learned[0]["solutions"][0]["manchester"].as_str().unwrap();
+    assert!(expression.contains("assay value true"), "{expression}");
+    assert!(expression.contains("min 2"), "{expression}");
+    let without = run(&["--max-counts", "0"]);
+    assert_eq!(without[0]["algorithm"], "tdt", "{without}");
 }
