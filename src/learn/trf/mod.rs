@@ -11,7 +11,8 @@
 //! ρ-refinements of its parent's test. Trees are grown in parallel (rayon), each from its
 //! own seed derived from the forest's, so a seed gives the same forest on any number of
 //! threads. A forest predicts the share of its trees' votes for each class; `predict` and
-//! `enrich` write it as the score.
+//! `enrich` write it as the score. Trees the time budget stopped before their first split
+//! are left out (when any tree split): a single leaf votes the same for every example.
 
 use rand::Rng;
 use rand::SeedableRng;
@@ -115,6 +116,27 @@ fn bootstrap(rows: &Rows, balance: bool, rng: &mut StdRng) -> Vec<usize> {
     out
 }
 
+/// The trees that split at least once, when any does: a tree the budget stopped at its root
+/// is one leaf with its bootstrap's class counts, equal on a balanced bootstrap, so it
+/// would vote for the first class whatever the example.
+fn informative<T>(
+    grown: Vec<(Tree, T, Option<Termination>)>,
+) -> Vec<(Tree, T, Option<Termination>)> {
+    if grown.iter().all(|(t, _, _)| t.nodes.len() <= 1) {
+        return grown;
+    }
+    let cut = grown.iter().find_map(|(_, _, c)| *c);
+    let mut kept: Vec<_> = grown
+        .into_iter()
+        .filter(|(t, _, _)| t.nodes.len() > 1)
+        .collect();
+    // The budget's cut is still reported when only stopped trees were dropped.
+    if let (Some(first), Some(c)) = (kept.first_mut(), cut) {
+        first.2 = first.2.or(Some(c));
+    }
+    kept
+}
+
 impl Learner for Trf<'_> {
     fn name(&self) -> &'static str {
         ALGORITHM
@@ -168,6 +190,7 @@ impl Learner for Trf<'_> {
                 Ok((tree, g.table.concepts, g.cut))
             })
             .collect::<Result<_, LearnError>>()?;
+        let grown = informative(grown);
         // One list of test concepts for all trees.
         let mut tests: Vec<Concept> = Vec::new();
         let mut index = std::collections::HashMap::new();
@@ -203,5 +226,51 @@ impl Learner for Trf<'_> {
         );
         let stats = stats_of(oracle, before, tested, start, cut, d);
         fit_result(model, oracle, training, &among, stats)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::learn::tdt::Node;
+
+    fn leaf() -> Tree {
+        Tree {
+            nodes: vec![Node::Leaf {
+                counts: vec![5.0, 5.0],
+            }],
+        }
+    }
+
+    fn split() -> Tree {
+        let leaf = |counts: Vec<f64>| Node::Leaf { counts };
+        Tree {
+            nodes: vec![
+                Node::Split {
+                    test: 0,
+                    yes: 1,
+                    no: 2,
+                    counts: vec![5.0, 5.0],
+                },
+                leaf(vec![5.0, 0.0]),
+                leaf(vec![0.0, 5.0]),
+            ],
+        }
+    }
+
+    #[test]
+    fn trees_stopped_at_their_root_do_not_vote_when_others_split() {
+        let cut = Some(Termination::TimeBudget);
+        let kept = informative(vec![(leaf(), 0, cut), (split(), 1, None), (leaf(), 2, cut)]);
+        assert_eq!(kept.len(), 1);
+        assert_eq!(kept[0].1, 1);
+        // The cut is still reported.
+        assert_eq!(kept[0].2, cut);
+        // With no tree that splits, all are kept.
+        assert_eq!(
+            informative(vec![(leaf(), 0, None), (leaf(), 1, None)]).len(),
+            2
+        );
+        assert_eq!(informative(vec![(split(), 0, None)])[0].2, None);
     }
 }
