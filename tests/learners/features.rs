@@ -1,8 +1,8 @@
 //! Neighbourhood features on `fixtures/assays` (compounds with a boolean assay outcome and
 //! parts of two kinds): the table has the frequent non-numeric data values (`assay value
 //! true`), `∃p.Literal` for the data properties, qualified counts (`hasPart min 2 Nitro`)
-//! with their columns right, no value features for numeric literals, and neither values
-//! nor counts when the thresholds rule them out.
+//! with their columns right when asked for, no value features for numeric literals, and
+//! neither values nor counts when the thresholds rule them out (counts are off by default).
 
 use oxilearn::concept::{Concept, DataRange, Iri, parse_manchester};
 use oxilearn::learn::features::{FeatureParams, FeatureTable};
@@ -64,7 +64,11 @@ fn column(t: &FeatureTable, c: &Concept) -> Option<Vec<usize>> {
 #[test]
 fn boolean_values_and_counts_are_features_with_the_right_columns() {
     let o = oracle();
-    let (t, _) = table(&o, &FeatureParams::default());
+    let params = FeatureParams {
+        max_counts: 4,
+        ..FeatureParams::default()
+    };
+    let (t, _) = table(&o, &params);
     let assay_true = concept(&o, &format!("<{EX}assay> value true"));
     let expected: Vec<usize> = (0..COMPOUNDS).filter(|i| i % 4 == 0).collect();
     assert_eq!(column(&t, &assay_true), Some(expected));
@@ -94,7 +98,6 @@ fn thresholds_rule_out_rare_values_and_counts() {
     let o = oracle();
     let strict = FeatureParams {
         frequency_threshold: COMPOUNDS,
-        max_counts: 0,
         ..FeatureParams::default()
     };
     let (t, _) = table(&o, &strict);

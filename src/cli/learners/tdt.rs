@@ -120,7 +120,7 @@ pub struct TreeArgs {
     #[arg(long, value_name = "N", default_value_t = 16)]
     pub max_thresholds: usize,
     /// Most count thresholds `≥n r.C` (n ≥ 2) per role and filler (0: no count features).
-    #[arg(long, value_name = "N", default_value_t = 4)]
+    #[arg(long, value_name = "N", default_value_t = 0)]
     pub max_counts: usize,
     /// Folds of the internal cross-validation choosing tdt's pruning (< 2: no pruning).
     #[arg(long, value_name = "N", default_value_t = 5)]

@@ -8,8 +8,8 @@
 //! reach (DL-Learner's hasValue rule); numeric thresholds `∃p.≥t` on data properties of the
 //! examples and of their successors (`t` between neighbouring values); `∃p.Literal` and
 //! `∃p.{v}` for non-numeric values (a boolean test outcome) at least `frequency_threshold`
-//! of them hold, on the examples and their successors; counts `≥n r.C` (n ≥ 2) at the
-//! examples' own counts; and with `depth` 2
+//! of them hold, on the examples and their successors; with `max_counts`, counts `≥n r.C`
+//! (n ≥ 2) at the examples' own counts; and with `depth` 2
 //! the same one step further (`∃r.∃s.⊤`, `∃r.∃s.C`, `∃r.∃s.{o}`). Every query is bounded to
 //! the seeds or their successors (VALUES-bounded in SPARQL), never a listing of the KB, and
 //! the cached oracle keeps every answer. Each feature is a [`Concept`], so membership is
@@ -41,7 +41,8 @@ pub struct FeatureParams {
     pub max_values: usize,
     /// Most numeric thresholds per data property and level.
     pub max_thresholds: usize,
-    /// Most count thresholds `≥n r.C` (n ≥ 2) per role and filler (0: no counts).
+    /// Most count thresholds `≥n r.C` (n ≥ 2) per role and filler (0, the default: no
+    /// counts; measured, they dilute a forest's feature samples more than they add).
     pub max_counts: usize,
     /// Role chains up to this length (1 or 2).
     pub depth: usize,
@@ -58,7 +59,7 @@ impl Default for FeatureParams {
             frequency_threshold: crate::learn::has_value::DEFAULT_FREQUENCY_THRESHOLD,
             max_values: crate::learn::has_value::MAX_PER_PROPERTY,
             max_thresholds: 16,
-            max_counts: 4,
+            max_counts: 0,
             depth: 2,
             inverse: true,
             ignored_classes: BTreeSet::new(),
