@@ -50,6 +50,7 @@ pub fn features(args: &LearnArgs) -> FeatureParams {
         frequency_threshold: args.values.frequency_threshold,
         depth: args.trees.feature_depth,
         max_thresholds: args.trees.max_thresholds,
+        max_counts: args.trees.max_counts,
         ..FeatureParams::default()
     }
 }
@@ -119,6 +120,9 @@ pub struct TreeArgs {
     /// Most numeric thresholds per data property and level.
     #[arg(long, value_name = "N", default_value_t = 16)]
     pub max_thresholds: usize,
+    /// Most count thresholds `≥n r.C` (n ≥ 2) per role and filler (0: no count features).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub max_counts: usize,
     /// Folds of the internal cross-validation choosing tdt's pruning (< 2: no pruning).
     #[arg(long, value_name = "N", default_value_t = 5)]
     pub prune_folds: usize,

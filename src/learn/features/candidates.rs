@@ -4,7 +4,9 @@
 
 use std::collections::BTreeSet;
 
-use super::FeatureParams;
+use super::counts::count_features;
+use super::literals::literal_features;
+use super::{FeatureParams, thin};
 use crate::concept::{Bound, Concept, DataRange, Iri, Number, Role, vocab};
 use crate::oracle::datatypes::numeric_value;
 use crate::oracle::{IndividualSet, MembershipOracle, OracleError, Signature};
@@ -22,6 +24,7 @@ pub(super) fn candidates(
         .map(Concept::Class)
         .collect();
     out.extend(numeric(oracle, seeds, p, &|f| f)?);
+    out.extend(literal_features(oracle, seeds, p, &|f| f)?);
     for role in roles(sig, p.inverse) {
         let Some(succ) = oracle.successors(&role, seeds)? else {
             out.push(Concept::some(role, Concept::Top));
@@ -39,12 +42,14 @@ pub(super) fn candidates(
             &succ.successor_counts(seeds),
             p,
         ));
-        out.extend(
-            classes_of(oracle, &targets, p)?
-                .into_iter()
-                .map(|c| wrap(Concept::Class(c))),
-        );
+        let classes: Vec<Concept> = classes_of(oracle, &targets, p)?
+            .into_iter()
+            .map(Concept::Class)
+            .collect();
+        out.extend(classes.iter().cloned().map(wrap));
         out.extend(numeric(oracle, &targets, p, &wrap)?);
+        out.extend(literal_features(oracle, &targets, p, &wrap)?);
+        out.extend(count_features(oracle, &role, seeds, &succ, classes, p)?);
         if p.depth >= 2 {
             out.extend(second_step(oracle, &role, &targets, p)?);
         }
@@ -194,25 +199,4 @@ fn numeric(
         }
     }
     Ok(out)
-}
-
-/// At most `n` of `xs`, evenly spaced (all of them when there are few).
-fn thin(xs: &[f64], n: usize) -> Vec<f64> {
-    if xs.len() <= n {
-        return xs.to_vec();
-    }
-    (0..n)
-        .map(|i| xs[(i * 2 + 1) * xs.len() / (2 * n)])
-        .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn thinning_keeps_evenly_spaced_values() {
-        assert_eq!(super::thin(&[1.0, 2.0], 4), vec![1.0, 2.0]);
-        let xs: Vec<f64> = (0..100).map(f64::from).collect();
-        let t = super::thin(&xs, 4);
-        assert_eq!(t, vec![12.0, 37.0, 62.0, 87.0]);
-    }
 }

@@ -6,7 +6,10 @@
 //! they belong to; per role `r` (and, with `inverse`, `r⁻`) `∃r.⊤`, `∃r.C` for the classes of
 //! their `r`-successors, `∃r.{o}` for the successors at least `frequency_threshold` of them
 //! reach (DL-Learner's hasValue rule); numeric thresholds `∃p.≥t` on data properties of the
-//! examples and of their successors (`t` between neighbouring values); and with `depth` 2
+//! examples and of their successors (`t` between neighbouring values); `∃p.Literal` and
+//! `∃p.{v}` for non-numeric values (a boolean test outcome) at least `frequency_threshold`
+//! of them hold, on the examples and their successors; with `max_counts`, counts `≥n r.C`
+//! (n ≥ 2) at the examples' own counts; and with `depth` 2
 //! the same one step further (`∃r.∃s.⊤`, `∃r.∃s.C`, `∃r.∃s.{o}`). Every query is bounded to
 //! the seeds or their successors (VALUES-bounded in SPARQL), never a listing of the KB, and
 //! the cached oracle keeps every answer. Each feature is a [`Concept`], so membership is
@@ -18,6 +21,8 @@
 //! of them; [`FeatureTable::support`] gives each kept feature's count.
 
 mod candidates;
+mod counts;
+mod literals;
 
 use std::collections::{BTreeSet, HashSet};
 
@@ -36,6 +41,9 @@ pub struct FeatureParams {
     pub max_values: usize,
     /// Most numeric thresholds per data property and level.
     pub max_thresholds: usize,
+    /// Most count thresholds `≥n r.C` (n ≥ 2) per role and filler (0, the default: no
+    /// counts; measured, they dilute a forest's feature samples more than they add).
+    pub max_counts: usize,
     /// Role chains up to this length (1 or 2).
     pub depth: usize,
     /// Also `r⁻` (`∃r⁻.⊤`, `∃r⁻.C`, …).
@@ -51,6 +59,7 @@ impl Default for FeatureParams {
             frequency_threshold: crate::learn::has_value::DEFAULT_FREQUENCY_THRESHOLD,
             max_values: crate::learn::has_value::MAX_PER_PROPERTY,
             max_thresholds: 16,
+            max_counts: 0,
             depth: 2,
             inverse: true,
             ignored_classes: BTreeSet::new(),
@@ -145,5 +154,26 @@ impl FeatureTable {
 
     pub fn is_empty(&self) -> bool {
         self.concepts.is_empty()
+    }
+}
+
+/// At most `n` of `xs`, evenly spaced (all of them when there are few).
+fn thin(xs: &[f64], n: usize) -> Vec<f64> {
+    if xs.len() <= n {
+        return xs.to_vec();
+    }
+    (0..n)
+        .map(|i| xs[(i * 2 + 1) * xs.len() / (2 * n)])
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn thinning_keeps_evenly_spaced_values() {
+        assert_eq!(super::thin(&[1.0, 2.0], 4), vec![1.0, 2.0]);
+        let xs: Vec<f64> = (0..100).map(f64::from).collect();
+        let t = super::thin(&xs, 4);
+        assert_eq!(t, vec![12.0, 37.0, 62.0, 87.0]);
     }
 }

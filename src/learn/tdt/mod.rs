@@ -4,7 +4,8 @@
 //!
 //! A tree is grown top-down over the examples. Each node tests a class expression: one of
 //! the neighbourhood features of the examples ([`crate::learn::features`]: their classes,
-//! `∃r.C`, `∃r.{o}` for frequent objects, `∃r⁻.C`, numeric thresholds, chains of two roles)
+//! `∃r.C`, `∃r.{o}` for frequent objects, `∃r⁻.C`, numeric thresholds, frequent data values,
+//! counts `≥n r.C`, chains of two roles)
 //! or a ρ-refinement of the test that led to the node (ρ specialises it one step: a
 //! subclass, a filler, a conjunct). The test with the greatest information gain (or Gini
 //! decrease) wins; a node stops when it is pure, at `max_depth`, or when no test leaves

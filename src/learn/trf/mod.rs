@@ -15,7 +15,9 @@
 //! ρ-refinements of its parent's test. Trees are grown in parallel (rayon), each from its
 //! own seed derived from the forest's, so a seed gives the same forest on any number of
 //! threads. A forest predicts the share of its trees' votes for each class; `predict` and
-//! `enrich` write it as the score.
+//! `enrich` write it as the score. Trees the time budget stopped before their first split
+//! are left out: a single leaf votes the same for every example (with none left, the
+//! forest predicts the training majority).
 
 use rand::Rng;
 use rand::SeedableRng;
@@ -119,6 +121,34 @@ fn bootstrap(rows: &Rows, balance: bool, rng: &mut StdRng) -> Vec<usize> {
     out
 }
 
+/// The trees that split at least once. A tree the budget stopped at its root is one leaf
+/// with its bootstrap's class counts, equal on a balanced bootstrap, so it would vote for
+/// the first class whatever the example; when no tree split at all, the forest is one leaf
+/// with the training counts `prior` (it predicts the majority class).
+fn informative<T: Default>(
+    grown: Vec<(Tree, T, Option<Termination>)>,
+    prior: &[f64],
+) -> Vec<(Tree, T, Option<Termination>)> {
+    let cut = grown.iter().find_map(|(_, _, c)| *c);
+    let mut kept: Vec<_> = grown
+        .into_iter()
+        .filter(|(t, _, _)| t.nodes.len() > 1)
+        .collect();
+    if kept.is_empty() {
+        let leaf = Tree {
+            nodes: vec![crate::learn::tdt::Node::Leaf {
+                counts: prior.to_vec(),
+            }],
+        };
+        kept.push((leaf, T::default(), None));
+    }
+    // The budget's cut is still reported when only stopped trees were dropped.
+    if let (Some(first), Some(c)) = (kept.first_mut(), cut) {
+        first.2 = first.2.or(Some(c));
+    }
+    kept
+}
+
 impl Learner for Trf<'_> {
     fn name(&self) -> &'static str {
         ALGORITHM
@@ -172,6 +202,8 @@ impl Learner for Trf<'_> {
                 Ok((tree, g.table.concepts, g.cut))
             })
             .collect::<Result<_, LearnError>>()?;
+        let prior: Vec<f64> = rows.by_class().iter().map(|c| c.len() as f64).collect();
+        let grown = informative(grown, &prior);
         // One list of test concepts for all trees.
         let mut tests: Vec<Concept> = Vec::new();
         let mut index = std::collections::HashMap::new();
@@ -207,5 +239,55 @@ impl Learner for Trf<'_> {
         );
         let stats = stats_of(oracle, before, tested, start, cut, d);
         fit_result(model, oracle, training, &among, stats)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::learn::tdt::Node;
+
+    fn leaf() -> Tree {
+        Tree {
+            nodes: vec![Node::Leaf {
+                counts: vec![5.0, 5.0],
+            }],
+        }
+    }
+
+    fn split() -> Tree {
+        let leaf = |counts: Vec<f64>| Node::Leaf { counts };
+        Tree {
+            nodes: vec![
+                Node::Split {
+                    test: 0,
+                    yes: 1,
+                    no: 2,
+                    counts: vec![5.0, 5.0],
+                },
+                leaf(vec![5.0, 0.0]),
+                leaf(vec![0.0, 5.0]),
+            ],
+        }
+    }
+
+    #[test]
+    fn trees_stopped_at_their_root_do_not_vote() {
+        let cut = Some(Termination::TimeBudget);
+        let prior = [3.0, 7.0];
+        let kept = informative(
+            vec![(leaf(), 0, cut), (split(), 1, None), (leaf(), 2, cut)],
+            &prior,
+        );
+        assert_eq!(kept.len(), 1);
+        assert_eq!(kept[0].1, 1);
+        // The cut is still reported.
+        assert_eq!(kept[0].2, cut);
+        assert_eq!(informative(vec![(split(), 0, None)], &prior)[0].2, None);
+        // With no tree that splits, one leaf with the training counts: the majority class.
+        let kept = informative(vec![(leaf(), 5, cut), (leaf(), 6, None)], &prior);
+        assert_eq!(kept.len(), 1);
+        assert_eq!(kept[0].0.nodes[0].counts(), &prior[..]);
+        assert_eq!((kept[0].1, kept[0].2), (0, cut));
     }
 }
