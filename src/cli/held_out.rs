@@ -15,11 +15,10 @@ use crate::learn::{Examples, Model};
 use crate::problem::{LearningProblem, load_multiclass};
 
 /// Refuses the learner options that `command` (e.g. `bench learn`) parses with the shared
-/// learner flags but has no use for, so that none is silently ignored.
+/// learner flags but has no use for, so that none is silently ignored. (`--test` and
+/// `--label-column` it takes: each row is scored on the held-out examples.)
 pub fn refuse_unused(command: &str, args: &super::learners::LearnArgs) -> anyhow::Result<()> {
     let set: Vec<&str> = [
-        ("--test", args.test_file.is_some()),
-        ("--label-column", args.label_column.is_some()),
         ("--report", args.report.is_some()),
         ("--save-model", args.save_model.is_some()),
     ]
@@ -29,7 +28,7 @@ pub fn refuse_unused(command: &str, args: &super::learners::LearnArgs) -> anyhow
     if !set.is_empty() {
         bail!(
             "{command} does not take {}: it measures learning runs on --problems (use `learn` \
-             to score a model on held-out examples, write a report or save a model)",
+             to write a report or save a model)",
             set.join(", ")
         );
     }

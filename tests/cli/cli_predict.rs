@@ -145,8 +145,8 @@ fn tbc_models_save_and_predict_probabilities() {
     let _ = std::fs::remove_file(&model);
 }
 
-/// `bench learn` parses the learner flags but neither scores a test file, writes a report
-/// nor saves a model: it says so rather than ignoring them.
+/// `bench learn` parses the learner flags but neither writes a report nor saves a model:
+/// it says so rather than ignoring them.
 #[test]
 fn bench_learn_refuses_the_options_it_has_no_use_for() {
     let base = [
@@ -158,18 +158,54 @@ fn bench_learn_refuses_the_options_it_has_no_use_for() {
         PROBLEMS,
         "--quiet",
     ];
-    for extra in [
-        &["--test", PROBLEMS][..],
-        &["--report", "x.html"],
-        &["--label-column", "class"],
-        &["--save-model", "m.json"],
-    ] {
+    for extra in [&["--report", "x.html"][..], &["--save-model", "m.json"]] {
         let e = fails_with(&[&base[..], extra].concat());
         assert!(
             e.contains(&format!("bench learn does not take {}", extra[0])),
             "{e}"
         );
     }
+}
+
+/// `bench learn --test` scores every row on the held-out examples, as `learn --test` does,
+/// and the summary gives their mean (issue 31: learners compared on unseen individuals).
+#[test]
+fn bench_learn_scores_each_row_on_the_test_file() {
+    let bench = json(&[
+        "bench",
+        "learn",
+        "--kb",
+        FAMILY,
+        "--problems",
+        PROBLEMS,
+        "--problem",
+        "Father",
+        "--test",
+        PROBLEMS,
+        "--max-tests",
+        "500",
+        "--quiet",
+        "--json",
+    ]);
+    let learned = json(&[
+        "learn",
+        "--kb",
+        FAMILY,
+        "--problems",
+        PROBLEMS,
+        "--problem",
+        "Father",
+        "--test",
+        PROBLEMS,
+        "--max-tests",
+        "500",
+        "--quiet",
+        "--json",
+    ]);
+    let row = &bench["rows"][0];
+    assert_eq!(row["test"], learned[0]["test"], "{bench}");
+    assert_eq!(row["test"]["accuracy"], 1.0, "{bench}");
+    assert_eq!(bench["summaries"][0]["mean_test_accuracy"], 1.0, "{bench}");
 }
 
 #[test]
