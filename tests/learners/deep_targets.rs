@@ -19,8 +19,8 @@ use oxilearn::refine::rho::RhoOptions;
 
 type Oracle = Cached<SparqlOracle<EmbeddedBackend>>;
 
-/// Tests each run may score: DL-Learner's CELOE reaches ~3,000 a second in a debug build.
-const TESTS: u64 = 2_000;
+/// Tests each run may score (the proposals come in after 1,000 tests without progress).
+const TESTS: u64 = 5_000;
 
 fn spec() -> DeepSpec {
     DeepSpec {

@@ -2,6 +2,7 @@
 //! then each [`Search::step`] expands the best expandable node and scores its fresh
 //! refinements in batches, until a step reports why the search ended.
 
+use super::seeding::SeedTrigger;
 use super::stall::StallRelaxer;
 use super::{CeloeParams, PERFECT};
 use crate::concept::{Concept, depth, length, normalize};
@@ -38,6 +39,8 @@ pub(super) struct Search<'a, O: MembershipOracle + ?Sized> {
     /// build them.
     seeded: u64,
     seeding_ms: u64,
+    /// The start node and when to file the proposals; `None` once filed (or never due).
+    seeding: Option<(Parent, SeedTrigger)>,
 }
 
 /// The node being expanded: its id, concept and counts.
@@ -81,6 +84,7 @@ impl<'a, O: MembershipOracle + ?Sized> Search<'a, O> {
             pruned_by_bound: 0,
             seeded: 0,
             seeding_ms: 0,
+            seeding: None,
         }
     }
 
@@ -130,12 +134,34 @@ impl<'a, O: MembershipOracle + ?Sized> Search<'a, O> {
         self.front.offer(&start, root.quality, root.confusion);
         let id = self.tree.add(start.clone(), root.quality, None);
         self.node_confusions.push(root.confusion);
-        let parent = Parent {
-            id,
-            concept: start,
-            confusion: root.confusion,
+        if self.p.neighbourhood.is_some() && start == Concept::Top {
+            let root = Parent {
+                id,
+                concept: start,
+                confusion: root.confusion,
+            };
+            self.seeding = Some((root, SeedTrigger::new()));
+        }
+        Ok(None)
+    }
+
+    /// Files the neighbourhood's proposals once, when the search first stalls (or has no
+    /// node left) and the start is still in the tree (see `celoe::seeding`).
+    fn seed_if_stalled(&mut self, out_of_nodes: bool) -> Result<Option<Termination>, LearnError> {
+        let q = self.best.best_quality().unwrap_or(0.0);
+        let Some((_, trigger)) = &mut self.seeding else {
+            return Ok(None);
         };
-        self.seed_from_neighbourhood(&parent)
+        if !(trigger.stalled(self.tests, q) || out_of_nodes) {
+            return Ok(None);
+        }
+        let Some((root, _)) = self.seeding.take() else {
+            return Ok(None);
+        };
+        if self.tree.node(root.id).concept != root.concept {
+            return Ok(None);
+        }
+        self.seed_from_neighbourhood(&root)
     }
 
     /// Scores the concepts built from the examples' neighbourhood and files them below the
@@ -145,11 +171,7 @@ impl<'a, O: MembershipOracle + ?Sized> Search<'a, O> {
         &mut self,
         root: &Parent,
     ) -> Result<Option<Termination>, LearnError> {
-        let Some(limits) = self
-            .p
-            .neighbourhood
-            .filter(|_| root.concept == Concept::Top)
-        else {
+        let Some(limits) = self.p.neighbourhood else {
             return Ok(None);
         };
         let started = std::time::Instant::now();
@@ -199,6 +221,9 @@ impl<'a, O: MembershipOracle + ?Sized> Search<'a, O> {
             (n.quality < PERFECT || n.horizontal_expansion < n.length)
                 && max_length.is_none_or(|m| n.horizontal_expansion < m)
         };
+        if let Some(t) = self.seed_if_stalled(self.tree.best_where(expandable).is_none())? {
+            return Ok(Some(t));
+        }
         let Some(id) = self.tree.best_where(expandable) else {
             return Ok(Some(Termination::Exhausted));
         };

@@ -58,9 +58,9 @@ pub struct CeloeParams {
     pub mix_pool: usize,
     /// Mix by `⊔` as well as by `⊓` (off when the language has no disjunction).
     pub mix_disjunctions: bool,
-    /// Before the first expansion, add to the tree below the start concept the concepts
-    /// built bottom-up from the examples' neighbourhood (`A ⊓ ∃r.∃s.(B ⊔ C)` from the
-    /// classes the positives' successors carry; see
+    /// When the search first stalls (`celoe::seeding`), add to the tree below the start
+    /// concept the concepts built bottom-up from the examples' neighbourhood
+    /// (`A ⊓ ∃r.∃s.(B ⊔ C)` from the classes the positives' successors carry; see
     /// [`crate::learn::search::neighbourhood`]), when the operator admits them and the
     /// start is ⊤; `None`: DL-Learner's CELOE, ρ's refinements only.
     pub neighbourhood: Option<NeighbourhoodLimits>,

@@ -356,7 +356,11 @@ fn draw_target(world: &World, spec: &DeepSpec, shape: Shape, rng: &mut StdRng) -
         Shape::Class => (true, 0, 0),
     };
     let class = if class {
-        let share = if steps == 0 { (0.01, 0.05) } else { (0.1, 0.5) };
+        let share = if steps == 0 {
+            (0.01, 0.05)
+        } else {
+            (0.05, 0.6)
+        };
         Some(world.pick_class(rng, share, 1)?)
     } else {
         None
@@ -368,7 +372,7 @@ fn draw_target(world: &World, spec: &DeepSpec, shape: Shape, rng: &mut StdRng) -
     // above another.
     let mut chosen: BTreeSet<usize> = BTreeSet::new();
     for _ in 0..fillers {
-        let c = world.pick_class(rng, (0.01, 0.06), 2)?;
+        let c = world.pick_class(rng, (0.005, 0.08), 2)?;
         let related = chosen
             .iter()
             .any(|d| world.ancestors(c).contains(d) || world.ancestors(*d).contains(&c));
