@@ -13,6 +13,8 @@ mod boost;
 mod cluster;
 #[path = "learners/cross_validation.rs"]
 mod cross_validation;
+#[path = "learners/deep_targets.rs"]
+mod deep_targets;
 #[path = "learners/features.rs"]
 mod features;
 #[path = "learners/forest_mixing.rs"]

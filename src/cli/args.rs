@@ -52,6 +52,9 @@ pub enum Command {
     /// (links to specific individuals, numeric thresholds, label noise, imbalance), or an
     /// existing KB labelled by a property it then leaves out (--from-kb, --label-property).
     GenerateNodeProblems(super::generate_nodes::NodeArgs),
+    /// Large-signature problems with deep targets (`A ⊓ ∃r.∃s.(B ⊔ C)` over 1,000+ classes)
+    /// with a train/test split in a folder: `kb.nt`, `train.json`, `test.json`, `meta.json`.
+    GenerateDeepProblems(super::generate_deep::DeepArgs),
     /// Terminological cluster trees: cluster individuals, describe each cluster by a class
     /// expression, propose disjointness and subsumption axioms; a model `predict` applies.
     Cluster(super::cluster::ClusterArgs),

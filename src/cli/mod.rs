@@ -22,6 +22,7 @@ mod evaluate;
 mod evaluate_multiclass;
 mod export;
 mod generate;
+mod generate_deep;
 mod generate_nodes;
 mod held_out;
 mod help;
@@ -131,6 +132,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Bench(a) => bench::run(a),
         Command::GenerateProblems(a) => generate::run(a),
         Command::GenerateNodeProblems(a) => generate_nodes::run(a),
+        Command::GenerateDeepProblems(a) => generate_deep::run(a),
         Command::Cluster(a) => cluster::run(a),
         Command::Serve(a) => serve::run(a),
         Command::Help(a) => help::run(a),

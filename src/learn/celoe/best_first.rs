@@ -2,6 +2,7 @@
 //! then each [`Search::step`] expands the best expandable node and scores its fresh
 //! refinements in batches, until a step reports why the search ended.
 
+use super::seeding::SeedTrigger;
 use super::stall::StallRelaxer;
 use super::{CeloeParams, PERFECT};
 use crate::concept::{Concept, depth, length, normalize};
@@ -9,7 +10,7 @@ use crate::eval::Confusion;
 use crate::learn::search::{
     BestSolutions, Evaluated, Evaluator, LengthFront, MixLimits, Mixer, NodeId, OeHeuristic,
     SearchNode, SearchTree, SeenConcepts, budget_stop, cannot_beat, extends_conjunction,
-    optimistic_quality,
+    neighbourhood, optimistic_quality,
 };
 use crate::learn::{LearnError, Progress, RunClock, Termination};
 use crate::oracle::{IndividualSet, MembershipOracle};
@@ -34,6 +35,12 @@ pub(super) struct Search<'a, O: MembershipOracle + ?Sized> {
     refinements: u64,
     /// Refinements not added and nodes taken out of the tree.
     pruned_by_bound: u64,
+    /// Concepts proposed from the examples' neighbourhood and scored, and the time taken to
+    /// build them.
+    seeded: u64,
+    seeding_ms: u64,
+    /// The start node and when to file the proposals; `None` once filed (or never due).
+    seeding: Option<(Parent, SeedTrigger)>,
 }
 
 /// The node being expanded: its id, concept and counts.
@@ -75,6 +82,9 @@ impl<'a, O: MembershipOracle + ?Sized> Search<'a, O> {
             tests: 0,
             refinements: 0,
             pruned_by_bound: 0,
+            seeded: 0,
+            seeding_ms: 0,
+            seeding: None,
         }
     }
 
@@ -122,8 +132,78 @@ impl<'a, O: MembershipOracle + ?Sized> Search<'a, O> {
         }
         self.best.offer(&start, root.quality, root.confusion);
         self.front.offer(&start, root.quality, root.confusion);
-        self.tree.add(start, root.quality, None);
+        let id = self.tree.add(start.clone(), root.quality, None);
         self.node_confusions.push(root.confusion);
+        if self.p.neighbourhood.is_some() && start == Concept::Top {
+            let root = Parent {
+                id,
+                concept: start,
+                confusion: root.confusion,
+            };
+            self.seeding = Some((root, SeedTrigger::new()));
+        }
+        Ok(None)
+    }
+
+    /// Files the neighbourhood's proposals once, when the search first stalls (or has no
+    /// node left) and the start is still in the tree (see `celoe::seeding`).
+    fn seed_if_stalled(&mut self, out_of_nodes: bool) -> Result<Option<Termination>, LearnError> {
+        let q = self.best.best_quality().unwrap_or(0.0);
+        let Some((_, trigger)) = &mut self.seeding else {
+            return Ok(None);
+        };
+        if !(trigger.stalled(self.tests, q) || out_of_nodes) {
+            return Ok(None);
+        }
+        let Some((root, _)) = self.seeding.take() else {
+            return Ok(None);
+        };
+        if self.tree.node(root.id).concept != root.concept {
+            return Ok(None);
+        }
+        self.seed_from_neighbourhood(&root)
+    }
+
+    /// Scores the concepts built from the examples' neighbourhood and files them below the
+    /// start (see [`CeloeParams::neighbourhood`]); the termination when a budget ends the
+    /// search there.
+    fn seed_from_neighbourhood(
+        &mut self,
+        root: &Parent,
+    ) -> Result<Option<Termination>, LearnError> {
+        let Some(limits) = self.p.neighbourhood else {
+            return Ok(None);
+        };
+        let started = std::time::Instant::now();
+        let proposed = match neighbourhood::propose(
+            self.evaluator.oracle(),
+            self.evaluator.examples(),
+            self.refinement,
+            self.p.quality,
+            &limits,
+        ) {
+            Ok(v) => v,
+            Err(e) => return budget_stop(e).map(Some),
+        };
+        let (max_depth, max_length) = (self.p.max_depth, self.p.max_length);
+        let fresh: Vec<Concept> = proposed
+            .into_iter()
+            .filter(|c| depth(c) <= max_depth && max_length.is_none_or(|m| length(c) <= m))
+            .filter(|c| self.seen.insert(c))
+            .collect();
+        self.seeded = fresh.len() as u64;
+        self.seeding_ms = started.elapsed().as_millis() as u64;
+        for chunk in fresh.chunks(self.p.batch_size) {
+            if let Some(t) = self.clock.exhausted(self.tests) {
+                return Ok(Some(t));
+            }
+            if let Some(t) = self.score_batch(root, chunk)? {
+                return Ok(Some(t));
+            }
+            if self.perfect() {
+                break;
+            }
+        }
         Ok(None)
     }
 
@@ -141,6 +221,9 @@ impl<'a, O: MembershipOracle + ?Sized> Search<'a, O> {
             (n.quality < PERFECT || n.horizontal_expansion < n.length)
                 && max_length.is_none_or(|m| n.horizontal_expansion < m)
         };
+        if let Some(t) = self.seed_if_stalled(self.tree.best_where(expandable).is_none())? {
+            return Ok(Some(t));
+        }
         let Some(id) = self.tree.best_where(expandable) else {
             return Ok(Some(Termination::Exhausted));
         };
@@ -271,6 +354,8 @@ impl<'a, O: MembershipOracle + ?Sized> Search<'a, O> {
         details.insert("refinements".into(), self.refinements.into());
         // Refinements not added and nodes taken out of the tree (`nodes_removed` of them).
         details.insert("pruned_by_bound".into(), self.pruned_by_bound.into());
+        details.insert("neighbourhood_proposals".into(), self.seeded.into());
+        details.insert("neighbourhood_ms".into(), self.seeding_ms.into());
         details.insert("nodes_removed".into(), self.tree.removed().into());
         // Mixes of pool entries scored, and kept (better than both parts).
         self.mixer.add_details(&mut details);

@@ -40,6 +40,7 @@
 
 mod best_first;
 mod params;
+mod seeding;
 mod stall;
 
 pub use super::search::{MIN_VALIDATION_PER_CLASS, ValidationSplit};

@@ -1,7 +1,7 @@
 //! CELOE's parameters, with the reference implementations' defaults.
 
 use crate::concept::Concept;
-use crate::learn::search::OeHeuristic;
+use crate::learn::search::{NeighbourhoodLimits, OeHeuristic};
 use crate::learn::{LearnError, QualityMeasure};
 use crate::oracle::Semantics;
 
@@ -58,6 +58,12 @@ pub struct CeloeParams {
     pub mix_pool: usize,
     /// Mix by `⊔` as well as by `⊓` (off when the language has no disjunction).
     pub mix_disjunctions: bool,
+    /// When the search first stalls (`celoe::seeding`), add to the tree below the start
+    /// concept the concepts built bottom-up from the examples' neighbourhood
+    /// (`A ⊓ ∃r.∃s.(B ⊔ C)` from the classes the positives' successors carry; see
+    /// [`crate::learn::search::neighbourhood`]), when the operator admits them and the
+    /// start is ⊤; `None`: DL-Learner's CELOE, ρ's refinements only.
+    pub neighbourhood: Option<NeighbourhoodLimits>,
 }
 
 impl Default for CeloeParams {
@@ -81,6 +87,7 @@ impl Default for CeloeParams {
             validation: Some(super::ValidationSplit::default()),
             mix_pool: 20,
             mix_disjunctions: true,
+            neighbourhood: Some(NeighbourhoodLimits::default()),
         }
     }
 }

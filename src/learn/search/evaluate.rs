@@ -68,6 +68,11 @@ impl<'a, O: MembershipOracle + ?Sized> Evaluator<'a, O> {
         self.examples
     }
 
+    /// The oracle the candidates are scored with.
+    pub fn oracle(&self) -> &'a O {
+        self.oracle
+    }
+
     pub fn score(&self, confusion: Confusion) -> Evaluated {
         Evaluated {
             confusion,

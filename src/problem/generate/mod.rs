@@ -5,6 +5,7 @@
 //! [`labelled`] turns a property of an existing KB (e.g. carcinogenesis' `amesTestPositive`)
 //! into labels and writes the KB without it, so the label cannot be read off the features.
 
+pub mod deep;
 pub mod labelled;
 pub mod nodes;
 

@@ -54,6 +54,7 @@
 //! concepts may have instances: that is a loss of completeness, turned off with
 //! `disjointness_pruning: false` / `domain_range_aware: false`.
 
+mod admits;
 mod cache;
 mod options;
 mod poset;
@@ -199,5 +200,11 @@ impl Refinement for Rho {
             .collect();
         out.sort_by(|a, b| length(a).cmp(&length(b)).then_with(|| a.cmp(b)));
         out
+    }
+
+    /// Classes the view keeps (not hidden), and ⊓, ⊔ (if enabled), ∃ (if enabled) over
+    /// forward roles of the signature, in normal form, not provably empty (see `admits.rs`).
+    fn admits(&self, c: &Concept) -> bool {
+        self.admits_concept(c)
     }
 }

@@ -516,3 +516,42 @@ fn rho_is_send_and_sync() {
     fn check<T: Send + Sync>() {}
     check::<Rho>();
 }
+
+#[test]
+fn admits_the_shapes_built_from_the_neighbourhood_and_nothing_else() {
+    let r = rho();
+    let or = |cs: Vec<Concept>| normalize(&Concept::Or(cs));
+    let deep = and(vec![
+        class("Person"),
+        some(
+            "hasChild",
+            some("hasPet", or(vec![class("Pet"), class("Male")])),
+        ),
+    ]);
+    assert!(r.admits(&deep));
+    assert!(r.admits(&some("likes", Concept::Top)));
+    // ∀, negation, inverse roles and unknown classes are not proposals ρ admits.
+    assert!(!r.admits(&only("hasChild", class("Male"))));
+    assert!(!r.admits(&not(class("Male"))));
+    assert!(!r.admits(&Concept::some(
+        Role::inverse_of(iri("hasChild")),
+        class("Male")
+    )));
+    assert!(!r.admits(&class("Unknown")));
+    // Provably empty (Male and Female are disjoint) and not normal (nested ⊓).
+    assert!(!r.admits(&and(vec![class("Male"), class("Female")])));
+    assert!(!r.admits(&Concept::And(vec![
+        class("Male"),
+        Concept::And(vec![class("Parent"), some("likes", Concept::Top)]),
+    ])));
+    // The operator's switches and hidden classes.
+    let no_or = rho_with(RhoOptions {
+        use_disjunction: false,
+        ..RhoOptions::default()
+    });
+    assert!(!no_or.admits(&deep));
+    let mut hiding = rho();
+    hiding.hide_classes(&BTreeSet::from([iri("Pet")]));
+    assert!(!hiding.admits(&deep));
+    assert!(hiding.admits(&some("hasPet", class("Male"))));
+}
