@@ -81,6 +81,11 @@ pub fn params(args: &LearnArgs, kb: &KnowledgeBase) -> anyhow::Result<CeloeParam
         }),
         mix_pool: s.mix_pool,
         mix_disjunctions: !args.rho.no_disjunction,
+        neighbourhood: if args.start.no_neighbourhood {
+            None
+        } else {
+            CeloeParams::default().neighbourhood
+        },
         ..CeloeParams::default()
     };
     params
@@ -161,6 +166,11 @@ pub struct StartArgs {
     /// Start the search from this class expression instead of owl:Thing.
     #[arg(long, value_name = "EXPR")]
     pub start_class: Option<String>,
+    /// Do not add, when the search first stalls, the expressions built from the examples'
+    /// neighbourhood (`A ⊓ ∃r.∃s.(B ⊔ C)` from the classes the positives' successors carry):
+    /// DL-Learner's CELOE, top-down only.
+    #[arg(long)]
+    pub no_neighbourhood: bool,
 }
 
 /// The individuals ∃r.{a} (hasValue) may name: only successors frequent among the examples,

@@ -379,6 +379,21 @@ mod tests {
         assert_eq!((trf.grow.max_depth, trf.trees), (3, 4));
     }
 
+    /// CELOE's neighbourhood proposals are on by default; `--no-neighbourhood` gives
+    /// DL-Learner's top-down CELOE.
+    #[test]
+    fn no_neighbourhood_turns_the_proposals_off() {
+        let kb = crate::KnowledgeBase::builder()
+            .open_files(&[
+                std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/family/family.ttl")
+            ])
+            .unwrap();
+        let on = learners::celoe::params(&learn_args(&[]), &kb).unwrap();
+        assert!(on.neighbourhood.is_some());
+        let off = learners::celoe::params(&learn_args(&["--no-neighbourhood"]), &kb).unwrap();
+        assert!(off.neighbourhood.is_none());
+    }
+
     #[test]
     fn the_algorithm_help_names_every_registered_learner() {
         let cli = Cli::command();
