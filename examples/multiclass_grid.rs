@@ -250,27 +250,27 @@ fn cross_validate_problem(
 
 /// One data set's table: per method, its summary over the folds.
 fn dataset_row(path: &std::path::Path, p: &MultiClassProblem, r: &ProblemCv) -> DatasetJson {
-    let n = r.fold_stats.len().max(1) as f64;
+    let cv = &r.cv;
+    let n = cv.fold_stats.len().max(1) as f64;
     DatasetJson {
         dataset: path.display().to_string(),
         problem: p.name.clone(),
-        classes: r.classes.clone(),
-        class_counts: r.class_counts.clone(),
-        folds: r.folds,
-        folds_completed: r.completed,
-        mean_rules: r
+        classes: cv.classes.clone(),
+        class_counts: cv.class_counts.clone(),
+        folds: cv.folds,
+        folds_completed: cv.completed,
+        mean_rules: cv
             .fold_stats
             .iter()
             .filter_map(|s| s.detail_u64("rules"))
             .sum::<u64>() as f64
             / n,
-        mean_fit_ms: r.fold_stats.iter().map(|s| s.elapsed_ms).sum::<u64>() as f64 / n,
+        mean_fit_ms: cv.fold_stats.iter().map(|s| s.elapsed_ms).sum::<u64>() as f64 / n,
         methods: r
-            .methods
-            .iter()
-            .map(|m| MethodRow {
-                method: m.method.name(),
-                summary: summarize(&r.classes, m),
+            .per_method()
+            .map(|(method, m)| MethodRow {
+                method: method.name(),
+                summary: summarize(&cv.classes, m),
             })
             .collect(),
     }

@@ -62,13 +62,13 @@ fn folds_partition_the_examples_and_every_method_sees_the_same_rules() {
         (cv, trained)
     };
     let (cv, trained) = run(usize::MAX);
-    assert_eq!((cv.folds, cv.completed), (3, 3));
-    assert_eq!(cv.class_counts.iter().sum::<usize>(), examples.len());
-    for m in &cv.methods {
+    assert_eq!((cv.cv.folds, cv.cv.completed), (3, 3));
+    assert_eq!(cv.cv.class_counts.iter().sum::<usize>(), examples.len());
+    for (_, m) in cv.per_method() {
         assert_eq!(m.folds.len(), 3);
         // Each example is tested exactly once, by a model that did not train on it.
         assert_eq!(m.pooled.len(), examples.len());
-        let summary = summarize(&cv.classes, m);
+        let summary = summarize(&cv.cv.classes, m);
         let total: usize = summary.confusion.matrix.iter().flatten().sum();
         assert_eq!(total, examples.len());
         assert_eq!(summary.accuracy.folds.len(), 3);
@@ -82,6 +82,6 @@ fn folds_partition_the_examples_and_every_method_sees_the_same_rules() {
     }
     assert_eq!(tested, all);
     let (cut, _) = run(1);
-    assert_eq!((cut.folds, cut.completed), (3, 1));
-    assert!(cut.methods.iter().all(|m| m.folds.len() == 1));
+    assert_eq!((cut.cv.folds, cut.cv.completed), (3, 1));
+    assert!(cut.per_method().all(|(_, m)| m.folds.len() == 1));
 }

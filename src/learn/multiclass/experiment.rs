@@ -9,8 +9,10 @@ use std::collections::BTreeMap;
 
 use super::measures::{Outcome, Scores};
 use super::{Combine, MultiClassModel, RulesRun};
-use crate::learn::experiment::multiclass::{self as generic, Classifier, FoldFit, FoldSetup};
-use crate::learn::{LearnError, Model, RunStats, TrainingSet};
+use crate::learn::experiment::multiclass::{
+    self as generic, Classifier, ClassifierCv, FoldFit, FoldSetup, MultiClassCv,
+};
+use crate::learn::{LearnError, Model, TrainingSet};
 use crate::oracle::{IndividualId, IndividualSet, MembershipOracle, Semantics};
 
 pub use crate::learn::experiment::multiclass::{CvSummary, UnknownExamples, labelled};
@@ -74,22 +76,18 @@ impl Classifier for MultiClassModel {
     }
 }
 
-/// The out-of-fold results of one combination method.
-pub struct MethodCv {
-    pub method: Combine,
-    pub folds: Vec<Scores>,
-    /// Every fold's test outcomes together (the pooled measures of small data sets).
-    pub pooled: Vec<Outcome>,
+/// One problem's cross-validation: the generic folds' results, whose `i`-th classifier is
+/// the combination `methods[i]` of each fold's rule table.
+pub struct ProblemCv {
+    pub methods: Vec<Combine>,
+    pub cv: MultiClassCv,
 }
 
-/// One problem's cross-validation: per method, per fold; and each fold's rule statistics.
-pub struct ProblemCv {
-    pub classes: Vec<String>,
-    pub class_counts: Vec<usize>,
-    pub methods: Vec<MethodCv>,
-    pub fold_stats: Vec<RunStats>,
-    pub folds: usize,
-    pub completed: usize,
+impl ProblemCv {
+    /// Each method with its out-of-fold results.
+    pub fn per_method(&self) -> impl Iterator<Item = (Combine, &ClassifierCv)> {
+        self.methods.iter().copied().zip(&self.cv.classifiers)
+    }
 }
 
 /// What a cross-validation runs on and how its models combine the rules.
@@ -143,29 +141,13 @@ pub fn cross_validate<E: From<LearnError>>(
             stats: run.stats,
         }))
     })?;
-    let mut per_method = cv.classifiers.into_iter();
     Ok(ProblemCv {
-        methods: setup
-            .methods
-            .iter()
-            .map(|&method| {
-                let m = per_method.next().unwrap_or_default();
-                MethodCv {
-                    method,
-                    folds: m.folds,
-                    pooled: m.pooled,
-                }
-            })
-            .collect(),
-        classes: cv.classes,
-        class_counts: cv.class_counts,
-        fold_stats: cv.fold_stats,
-        folds: cv.folds,
-        completed: cv.completed,
+        methods: setup.methods.to_vec(),
+        cv,
     })
 }
 
 /// The summary of one method's cross-validation.
-pub fn summarize(classes: &[String], m: &MethodCv) -> CvSummary {
+pub fn summarize(classes: &[String], m: &ClassifierCv) -> CvSummary {
     generic::summarize(classes, &m.folds, &m.pooled)
 }
