@@ -171,9 +171,7 @@ fn bench_learn_refuses_the_options_it_has_no_use_for() {
 /// and the summary gives their mean (issue 31: learners compared on unseen individuals).
 #[test]
 fn bench_learn_scores_each_row_on_the_test_file() {
-    let bench = json(&[
-        "bench",
-        "learn",
+    let run = [
         "--kb",
         FAMILY,
         "--problems",
@@ -186,22 +184,9 @@ fn bench_learn_scores_each_row_on_the_test_file() {
         "500",
         "--quiet",
         "--json",
-    ]);
-    let learned = json(&[
-        "learn",
-        "--kb",
-        FAMILY,
-        "--problems",
-        PROBLEMS,
-        "--problem",
-        "Father",
-        "--test",
-        PROBLEMS,
-        "--max-tests",
-        "500",
-        "--quiet",
-        "--json",
-    ]);
+    ];
+    let bench = json(&[&["bench", "learn"][..], &run].concat());
+    let learned = json(&[&["learn"][..], &run].concat());
     let row = &bench["rows"][0];
     assert_eq!(row["test"], learned[0]["test"], "{bench}");
     assert_eq!(row["test"]["accuracy"], 1.0, "{bench}");

@@ -34,7 +34,13 @@ pub fn fails_with(args: &[&str]) -> String {
 /// `learn` CELOE on one problem of the bundled family fixture (5,000 tests), saving the model
 /// to `model`; the learn JSON.
 pub fn learn_family_model(problem: &str, model: &std::path::Path) -> Value {
-    json(&[
+    learn_family_model_with(problem, model, &[])
+}
+
+/// [`learn_family_model`] with more `learn` options.
+pub fn learn_family_model_with(problem: &str, model: &std::path::Path, extra: &[&str]) -> Value {
+    let path = model.to_str().expect("UTF-8 temporary path");
+    let base = [
         "learn",
         "--kb",
         "fixtures/family/family.ttl",
@@ -47,6 +53,7 @@ pub fn learn_family_model(problem: &str, model: &std::path::Path) -> Value {
         "--quiet",
         "--json",
         "--save-model",
-        model.to_str().expect("UTF-8 temporary path"),
-    ])
+        path,
+    ];
+    json(&[&base[..], extra].concat())
 }

@@ -7,7 +7,7 @@ use crate::common;
 
 use std::collections::BTreeSet;
 
-use common::cli_run::json;
+use common::cli_run::{json, learn_family_model_with};
 use common::endpoint_from_env as endpoint;
 use oxilearn::enrich::endpoint::UpdateEndpoint;
 use oxilearn::oracle::backend::HttpOptions;
@@ -27,23 +27,7 @@ fn temp(name: &str) -> std::path::PathBuf {
 fn uncle_model() -> std::path::PathBuf {
     let path = temp("uncle.json");
     if !path.exists() {
-        json(&[
-            "learn",
-            "--kb",
-            FAMILY,
-            "--problems",
-            "fixtures/family/problems.json",
-            "--problem",
-            "Uncle",
-            "--max-tests",
-            "5000",
-            "--max-results",
-            "1",
-            "--quiet",
-            "--json",
-            "--save-model",
-            path.to_str().expect("UTF-8 temporary path"),
-        ]);
+        learn_family_model_with("Uncle", &path, &["--max-results", "1"]);
     }
     path
 }
